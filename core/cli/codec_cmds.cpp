@@ -1,0 +1,170 @@
+#include "codec_cmds.h"
+
+#include <unistd.h>
+
+#include <charconv>
+#include <iostream>
+#include <memory>
+#include <string>
+
+#include "io.h"
+#include "neffbar/arch.h"
+#include "neffbar/hex.h"
+#include "neffbar/json_log.h"
+#include "neffbar/lint.h"
+#include "neffbar/search.h"
+
+namespace neffbar::cli {
+namespace {
+
+Result<ConfigBytes> load_config(const std::string& path) {
+  Result<std::string> data = read_input(path);
+  if (!data) return data.error();
+  const auto* p = reinterpret_cast<const std::uint8_t*>(data->data());
+  if (data->size() != kConfigSize) {
+    return decode(std::span<const std::uint8_t>(p, data->size())).error();
+  }
+  ConfigBytes b;
+  std::copy(p, p + kConfigSize, b.begin());
+  return b;
+}
+
+std::optional<std::int64_t> parse_int(const std::string& s) {
+  std::int64_t v = 0;
+  const char* b = s.data();
+  const char* e = s.data() + s.size();
+  int base = 10;
+  bool neg = false;
+  if (b != e && *b == '-') { neg = true; ++b; }
+  if (e - b > 2 && b[0] == '0' && (b[1] == 'x' || b[1] == 'X')) { b += 2; base = 16; }
+  const auto [ptr, ec] = std::from_chars(b, e, v, base);
+  if (b == e || ec != std::errc{} || ptr != e) return std::nullopt;
+  return neg ? -v : v;
+}
+
+void print_table(Fabric f, bool raw) {
+  const TableImage& t = table_for(f);
+  std::cout << "fabric " << fabric_name(f) << "  barrier_step_sizes {" << int{t.sizes[0]} << ","
+            << int{t.sizes[1]} << "," << int{t.sizes[2]} << "," << int{t.sizes[3]} << "}\n";
+  for (int s = 0; s < kSteps; ++s) {
+    std::cout << "step " << s << ":";
+    if (raw) {
+      for (int i = 0; i < 0x20; ++i) {
+        const std::uint8_t b = t.steps[static_cast<std::size_t>(s * 0x20 + i)];
+        std::cout << (i % 8 == 0 ? "  " : " ") << kHexDigits[b >> 4] << kHexDigits[b & 0xF];
+      }
+    } else {
+      for (int i = 0; i < kEntries; ++i) {
+        const TableEntry e = entry_at(t, s, i);
+        const bool active = i < t.sizes[static_cast<std::size_t>(s)];
+        std::cout << "  [" << i << "] " << (active ? "" : "(") << type_name(e.type) << "/" << op_name(e.op)
+                  << (active ? "" : ")");
+      }
+    }
+    std::cout << '\n';
+  }
+}
+
+}  // namespace
+
+void add_codec_commands(CLI::App& app, int& exit_code) {
+  // ---- decode ----
+  {
+    auto* cmd = app.add_subcommand("decode", "Decode a 0x128-byte config to the libncfw JSON log");
+    auto opts = std::make_shared<std::tuple<bool, std::string, std::string>>(false, "", "-");
+    cmd->add_flag("--full", std::get<0>(*opts), "Full log: add total_desc_n, pad and reserved (lossless)");
+    cmd->add_option("--arch", std::get<1>(*opts),
+                    "NCFW generation: sunda|cayman|mariana|mariana_plus or an arch_id (0x05, 0x0C, 0x14, 0x1C)");
+    cmd->add_option("FILE", std::get<2>(*opts), "Config image (0x128 bytes), - for stdin")->capture_default_str();
+    cmd->callback([opts, &exit_code] {
+      const auto& [full, arch, file] = *opts;
+      if (!arch.empty()) {
+        if (const Result<Arch> a = parse_arch(arch); !a) return void(exit_code = fail(a.error(), "--arch"));
+      }
+      const Result<ConfigBytes> bytes = load_config(file);
+      if (!bytes) return void(exit_code = fail(bytes.error(), file));
+      std::cout << write_log(*bytes, full ? LogMode::Full : LogMode::Default);
+      exit_code = code(Exit::Ok);
+    });
+  }
+  // ---- encode ----
+  {
+    auto* cmd = app.add_subcommand("encode", "Encode a JSON log (default or full) back to the 0x128-byte image");
+    auto file = std::make_shared<std::string>("-");
+    cmd->add_option("FILE", *file, "JSON log, - for stdin")->capture_default_str();
+    cmd->callback([file, &exit_code] {
+      if (isatty(STDOUT_FILENO) != 0) {
+        std::cerr << "neffbar: refusing to write 0x128 binary bytes to a terminal; redirect stdout "
+                     "(neffbar encode in.json > out.bin)\n";
+        return void(exit_code = code(Exit::Usage));
+      }
+      const Result<std::string> text = read_input(*file);
+      if (!text) return void(exit_code = fail(text.error(), *file));
+      const Result<ConfigBytes> bytes = read_log(*text);
+      if (!bytes) return void(exit_code = fail(bytes.error(), *file));
+      std::cout.write(reinterpret_cast<const char*>(bytes->data()), static_cast<std::streamsize>(bytes->size()));
+      exit_code = code(std::cout.good() ? Exit::Ok : Exit::Invalid);
+    });
+  }
+  // ---- table ----
+  {
+    auto* cmd = app.add_subcommand("table", "Print an algorithm table (typed, or the raw .rodata bytes)");
+    auto opts = std::make_shared<std::pair<std::string, bool>>("default", false);
+    cmd->add_option("--fabric", opts->first, "default|switch")->capture_default_str();
+    cmd->add_flag("--raw", opts->second, "Raw little-endian bytes as in libnrt .rodata");
+    cmd->callback([opts, &exit_code] {
+      const Result<Fabric> f = parse_fabric(opts->first);
+      if (!f) return void(exit_code = fail(f.error(), "--fabric"));
+      print_table(*f, opts->second);
+      exit_code = code(Exit::Ok);
+    });
+  }
+  // ---- search ----
+  {
+    auto* cmd = app.add_subcommand("search", "search_barr_type_in_step: which op and lane a type has in a step");
+    struct Opts { std::string fabric, type, step; bool faithful = false; };
+    auto o = std::make_shared<Opts>();
+    cmd->add_option("--fabric", o->fabric, "default|switch")->required();
+    cmd->add_option("TYPE", o->type, "barrier_type_t name (INTRA_CHIP ...) or number")->required();
+    cmd->add_option("STEP", o->step, "step (any integer; outside 0..3 is 'not found')")->required();
+    cmd->add_flag("--faithful", o->faithful, "Use the raw-byte scan instead of the fast table");
+    cmd->callback([o, &exit_code] {
+      const Result<Fabric> f = parse_fabric(o->fabric);
+      if (!f) return void(exit_code = fail(f.error(), "--fabric"));
+      std::int64_t type = 0;
+      if (const auto n = parse_int(o->type)) {
+        type = *n;
+      } else if (const Result<BarrierType> t = parse_type(o->type)) {
+        type = static_cast<std::int64_t>(*t);
+      } else {
+        return void(exit_code = fail(t.error(), "TYPE"));
+      }
+      const auto step = parse_int(o->step);
+      if (!step) {
+        return void(exit_code = fail(Error{Errc::InvalidArgument, "STEP", "an integer", "'" + o->step + "'"}, "STEP"));
+      }
+      const auto hit = o->faithful ? search_faithful(type, *step, *f) : search_fast(type, *step, *f);
+      if (hit) {
+        std::cout << "op=" << op_name(hit->op) << " index=" << hit->index << '\n';
+      } else {
+        std::cout << "not found\n";
+      }
+      exit_code = code(Exit::Ok);
+    });
+  }
+  // ---- lint ----
+  {
+    auto* cmd = app.add_subcommand("lint", "Warn about suspicious configs (exit 3 when anything is found)");
+    auto file = std::make_shared<std::string>("-");
+    cmd->add_option("FILE", *file, "Config image (0x128 bytes), - for stdin")->capture_default_str();
+    cmd->callback([file, &exit_code] {
+      const Result<ConfigBytes> bytes = load_config(*file);
+      if (!bytes) return void(exit_code = fail(bytes.error(), *file));
+      const auto warnings = lint(*bytes);
+      for (const LintWarning& w : warnings) std::cout << w.line() << '\n';
+      exit_code = code(warnings.empty() ? Exit::Ok : Exit::LintFound);
+    });
+  }
+}
+
+}  // namespace neffbar::cli

@@ -1,0 +1,273 @@
+#include "neffbar/json_log.h"
+
+#include <array>
+#include <charconv>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "neffbar/bytes.h"
+#include "neffbar/hex.h"
+
+namespace neffbar {
+namespace {
+
+// The top level of the log, in the order the parent decoder prints it (seed §1: gate
+// @0x1121a, host_barrier @0x11313, device_barrier @0x11330), then the full-log extras.
+constexpr Field kHostView = Field{"host_barrier", 0, kHostSchema.size, Kind::Struct, 1, true,
+                                  Tag::Observed, &kHostSchema};
+constexpr std::array<const Field*, 5> kTopLevel{&kConfigFields[1], &kHostView, &kConfigFields[0],
+                                                &kConfigFields[2], &kConfigFields[3]};
+
+bool shown(const Field& f, LogMode mode) { return f.logged || mode == LogMode::Full; }
+
+// ---------------------------------------------------------------- writer ----------
+void indent(std::string& out, int level) { out.append(static_cast<std::size_t>(level) * 2, ' '); }
+
+void append_uint(std::string& out, std::uint64_t v) {
+  char buf[24];
+  const auto r = std::to_chars(buf, buf + sizeof buf, v);
+  out.append(buf, r.ptr);
+}
+
+void write_struct(std::string& out, const StructSchema& s, const std::uint8_t* p, int level, LogMode mode);
+
+void write_elem(std::string& out, const Field& f, const std::uint8_t* p, int level, LogMode mode) {
+  switch (f.style()) {
+    case Style::Addr:
+      out += "{ \"addr\": { \"soc_addr\": \"";
+      append_hex16(out, load_le(p, 8));
+      out += "\" } }";
+      break;
+    case Style::Pointer: out += ((p[0] >> f.bit_shift) & 1) ? "\"0x1\"" : "\"0x0\""; break;
+    case Style::Object: write_struct(out, *f.sub, p, level, mode); break;
+    case Style::Number:
+      append_uint(out, f.kind == Kind::Bits ? (p[0] >> f.bit_shift) & f.max_value() : load_le(p, f.elem_size()));
+      break;
+  }
+}
+
+void write_field(std::string& out, const Field& f, const std::uint8_t* p, int level, LogMode mode) {
+  indent(out, level);
+  out += '"';
+  out += f.name;
+  out += "\": ";
+  if (!f.is_array()) return write_elem(out, f, p, level, mode);
+  const bool multiline = f.kind == Kind::Struct || f.kind == Kind::Addr;
+  out += '[';
+  for (std::uint32_t k = 0; k < f.count; ++k) {
+    if (k > 0) out += ',';
+    if (multiline) {
+      out += '\n';
+      indent(out, level + 1);
+    } else if (k > 0) {
+      out += ' ';
+    }
+    write_elem(out, f, p + k * f.elem_size(), level + 1, mode);
+  }
+  if (multiline) {
+    out += '\n';
+    indent(out, level);
+  }
+  out += ']';
+}
+
+void write_struct(std::string& out, const StructSchema& s, const std::uint8_t* p, int level, LogMode mode) {
+  out += "{\n";
+  bool first = true;
+  for (const Field& f : s.fields) {
+    if (!shown(f, mode)) continue;
+    if (!first) out += ",\n";
+    first = false;
+    write_field(out, f, p + f.offset, level + 1, mode);
+  }
+  out += '\n';
+  indent(out, level);
+  out += '}';
+}
+
+// ---------------------------------------------------------------- reader ----------
+using json = nlohmann::json;
+
+// Accumulates bytes and remembers which JSON path wrote each bit, so the two views
+// of the overlay are checked against each other instead of one silently winning.
+class ByteSink {
+ public:
+  Result<bool> put(std::uint32_t offset, std::uint32_t size, std::uint64_t value, std::uint8_t bit_mask,
+                   const std::string& path) {
+    paths_.push_back(path);
+    for (std::uint32_t i = 0; i < size; ++i) {
+      const std::uint32_t at = offset + i;
+      const std::uint8_t mask = size == 1 ? bit_mask : 0xFF;
+      const auto byte = static_cast<std::uint8_t>(size == 1 && bit_mask != 0xFF ? value : value >> (8 * i));
+      if ((written_[at] & mask) != 0 && ((bytes_[at] ^ byte) & written_[at] & mask) != 0) {
+        return Error{Errc::Conflict, path + " @" + hex(offset),
+                     "the same bytes as " + paths_[owner_[at]] +
+                         " (the host view overlays barrier_step_config[0])",
+                     "a different value"};
+      }
+      bytes_[at] = static_cast<std::uint8_t>((bytes_[at] & ~mask) | (byte & mask));
+      written_[at] |= mask;
+      owner_[at] = static_cast<std::uint16_t>(paths_.size() - 1);
+    }
+    return true;
+  }
+  [[nodiscard]] const ConfigBytes& bytes() const { return bytes_; }
+
+ private:
+  ConfigBytes bytes_{};
+  std::array<std::uint8_t, kConfigSize> written_{};
+  std::array<std::uint16_t, kConfigSize> owner_{};
+  std::vector<std::string> paths_;
+};
+
+std::string type_of(const json& j) { return std::string(j.type_name()); }
+
+Result<std::uint64_t> parse_hex(const json& j, const std::string& path, bool allow_nil) {
+  if (!j.is_string()) return Error{Errc::WrongType, path, "a string \"0x...\"", type_of(j)};
+  const std::string& s = j.get_ref<const std::string&>();
+  if (allow_nil && s == "(nil)") return std::uint64_t{0};  // QUIRK: glibc %p of 0
+  std::string_view d = s;
+  if (!(d.starts_with("0x") || d.starts_with("0X")) || d.size() < 3 || d.size() > 18) {
+    return Error{Errc::BadHex, path, allow_nil ? "\"0x1\", \"0x0\" or \"(nil)\"" : "\"0x\" + 1..16 hex digits",
+                 "\"" + s + "\""};
+  }
+  d.remove_prefix(2);
+  std::uint64_t v = 0;
+  const auto [ptr, ec] = std::from_chars(d.data(), d.data() + d.size(), v, 16);
+  if (ec != std::errc{} || ptr != d.data() + d.size()) {
+    return Error{Errc::BadHex, path, "\"0x\" + 1..16 hex digits", "\"" + s + "\""};
+  }
+  return v;
+}
+
+Result<std::uint64_t> parse_number(const json& j, const Field& f, const std::string& path) {
+  if (j.is_number_unsigned()) {
+    const auto v = j.get<std::uint64_t>();
+    if (v > f.max_value()) {
+      return Error{Errc::OutOfRange, path, "0.." + std::to_string(f.max_value()), std::to_string(v)};
+    }
+    return v;
+  }
+  if (j.is_number_integer()) {
+    return Error{Errc::OutOfRange, path, "0.." + std::to_string(f.max_value()), std::to_string(j.get<std::int64_t>())};
+  }
+  return Error{Errc::WrongType, path, "an unsigned integer", type_of(j)};
+}
+
+Result<bool> read_struct(const json& j, std::span<const Field* const> fields, std::uint32_t base,
+                         const std::string& path, ByteSink& sink);
+
+Result<bool> read_elem(const json& j, const Field& f, std::uint32_t at, const std::string& path, ByteSink& sink) {
+  switch (f.style()) {
+    case Style::Object: {
+      std::vector<const Field*> sub;
+      for (const Field& x : f.sub->fields) sub.push_back(&x);
+      return read_struct(j, sub, at, path, sink);
+    }
+    case Style::Addr: {
+      if (!j.is_object()) return Error{Errc::WrongType, path, "{ \"addr\": { \"soc_addr\": \"0x...\" } }", type_of(j)};
+      for (const auto& [k, v] : j.items()) {
+        if (k != "addr") return Error{Errc::UnknownKey, path + "." + k, "only \"addr\"", ""};
+      }
+      const auto a = j.find("addr");
+      if (a == j.end()) return Error{Errc::MissingKey, path + ".addr", "", ""};
+      if (!a->is_object()) return Error{Errc::WrongType, path + ".addr", "{ \"soc_addr\": \"0x...\" }", type_of(*a)};
+      for (const auto& [k, v] : a->items()) {
+        if (k != "soc_addr") return Error{Errc::UnknownKey, path + ".addr." + k, "only \"soc_addr\"", ""};
+      }
+      const auto s = a->find("soc_addr");
+      if (s == a->end()) return Error{Errc::MissingKey, path + ".addr.soc_addr", "", ""};
+      const Result<std::uint64_t> v = parse_hex(*s, path + ".addr.soc_addr", false);
+      if (!v) return v.error();
+      return sink.put(at, 8, *v, 0xFF, path);
+    }
+    case Style::Pointer: {
+      const Result<std::uint64_t> v = parse_hex(j, path, true);
+      if (!v) return v.error();
+      if (*v > f.max_value()) return Error{Errc::OutOfRange, path, "\"0x0\" or \"0x1\" (a 1-bit flag)", hex(*v)};
+      return sink.put(at, 1, *v << f.bit_shift, static_cast<std::uint8_t>(f.max_value() << f.bit_shift), path);
+    }
+    case Style::Number: {
+      const Result<std::uint64_t> v = parse_number(j, f, path);
+      if (!v) return v.error();
+      if (f.kind == Kind::Bits) {
+        return sink.put(at, 1, *v << f.bit_shift, static_cast<std::uint8_t>(f.max_value() << f.bit_shift), path);
+      }
+      return sink.put(at, f.elem_size(), *v, 0xFF, path);
+    }
+  }
+  return true;
+}
+
+Result<bool> read_field(const json& j, const Field& f, std::uint32_t at, const std::string& path, ByteSink& sink) {
+  if (!f.is_array()) return read_elem(j, f, at, path, sink);
+  if (!j.is_array()) return Error{Errc::WrongType, path, "an array of " + std::to_string(f.count), type_of(j)};
+  if (j.size() != f.count) {
+    return Error{Errc::OutOfRange, path, std::to_string(f.count) + " elements", std::to_string(j.size())};
+  }
+  for (std::uint32_t k = 0; k < f.count; ++k) {
+    const Result<bool> r = read_elem(j[k], f, at + k * f.elem_size(), path + "[" + std::to_string(k) + "]", sink);
+    if (!r) return r;
+  }
+  return true;
+}
+
+Result<bool> read_struct(const json& j, std::span<const Field* const> fields, std::uint32_t base,
+                         const std::string& path, ByteSink& sink) {
+  if (!j.is_object()) return Error{Errc::WrongType, path, "an object", type_of(j)};
+  for (const auto& [key, value] : j.items()) {
+    bool known = false;
+    for (const Field* f : fields) known = known || f->name == key;
+    if (!known) return Error{Errc::UnknownKey, path + "." + key, "", ""};
+  }
+  for (const Field* f : fields) {
+    const auto it = j.find(std::string(f->name));
+    const std::string sub = path + "." + std::string(f->name);
+    if (it == j.end()) {
+      if (f->logged) return Error{Errc::MissingKey, sub, "", ""};
+      continue;  // full-log-only field: absent -> 0
+    }
+    const Result<bool> r = read_field(*it, *f, base + f->offset, sub, sink);
+    if (!r) return r;
+  }
+  return true;
+}
+
+}  // namespace
+
+void write_log(const ConfigBytes& bytes, LogMode mode, std::string& out) {
+  out += "{\n";
+  bool first = true;
+  for (const Field* f : kTopLevel) {
+    if (!shown(*f, mode)) continue;
+    if (!first) out += ",\n";
+    first = false;
+    write_field(out, *f, bytes.data() + f->offset, 1, mode);
+  }
+  out += "\n}\n";
+}
+
+std::string write_log(const ConfigBytes& bytes, LogMode mode) {
+  std::string out;
+  out.reserve(mode == LogMode::Full ? 4096 : 3584);
+  write_log(bytes, mode, out);
+  return out;
+}
+
+Result<ConfigBytes> read_log(std::string_view text) {
+  try {
+    const json j = json::parse(text);
+    ByteSink sink;
+    const Result<bool> r = read_struct(j, kTopLevel, 0, "$", sink);
+    if (!r) return r.error();
+    return sink.bytes();
+  } catch (const json::parse_error& e) {
+    return Error{Errc::BadJson, "byte " + std::to_string(e.byte), "valid JSON", e.what()};
+  } catch (const std::exception& e) {  // e.g. bad_alloc: nothing escapes core/
+    return Error{Errc::BadJson, "input", "", e.what()};
+  }
+}
+
+}  // namespace neffbar

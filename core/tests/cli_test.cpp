@@ -1,0 +1,178 @@
+// End-to-end: runs the real neffbar binary and checks exit codes, stdout and stderr.
+#include <gtest/gtest.h>
+#include <sys/wait.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <random>
+#include <sstream>
+#include <string>
+
+namespace {
+
+namespace fs = std::filesystem;
+
+struct Outcome {
+  int exit_code;
+  std::string out, err;
+};
+
+std::string slurp(const fs::path& p) {
+  std::ifstream in(p, std::ios::binary);
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+class Cli : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    dir_ = fs::temp_directory_path() / ("neffbar_cli_" + std::to_string(::getpid()) + "_" +
+                                        ::testing::UnitTest::GetInstance()->current_test_info()->name());
+    fs::create_directories(dir_);
+  }
+  void TearDown() override { fs::remove_all(dir_); }
+
+  fs::path file(const std::string& name, const std::string& content) {
+    const fs::path p = dir_ / name;
+    std::ofstream(p, std::ios::binary) << content;
+    return p;
+  }
+
+  // `args` is shell text after the binary; stdin comes from `in` (default /dev/null).
+  Outcome run(const std::string& args, const std::string& in = "/dev/null") {
+    const fs::path out = dir_ / "stdout";
+    const fs::path err = dir_ / "stderr";
+    const std::string cmd = std::string("'") + NEFFBAR_BIN + "' " + args + " < '" + in + "' > '" +
+                            out.string() + "' 2> '" + err.string() + "'";
+    const int status = std::system(cmd.c_str());
+    return Outcome{WIFEXITED(status) ? WEXITSTATUS(status) : -1, slurp(out), slurp(err)};
+  }
+
+  static std::string random_image(unsigned seed) {
+    std::mt19937 rng(seed);
+    std::string s(0x128, '\0');
+    for (auto& c : s) c = static_cast<char>(rng());
+    return s;
+  }
+
+  fs::path dir_;
+};
+
+TEST_F(Cli, DecodeEncodeRoundTripFullAndDefault) {
+  for (unsigned seed = 0; seed < 20; ++seed) {
+    const fs::path bin = file("in.bin", random_image(seed));
+    const Outcome dec = run("decode --full '" + bin.string() + "'");
+    ASSERT_EQ(dec.exit_code, 0) << dec.err;
+    const fs::path json = file("in.json", dec.out);
+    const Outcome enc = run("encode '" + json.string() + "'");
+    ASSERT_EQ(enc.exit_code, 0) << enc.err;
+    EXPECT_EQ(enc.out, slurp(bin)) << seed;
+    // stdin works too
+    EXPECT_EQ(run("encode -", json.string()).out, enc.out);
+  }
+  // Default log: lossless for configs whose unlogged bytes are zero.
+  std::string img(0x128, '\0');
+  img[0x10] = 5;
+  img[0x124] = 1;
+  const fs::path bin = file("z.bin", img);
+  const Outcome dec = run("decode '" + bin.string() + "'");
+  EXPECT_EQ(run("encode -", file("z.json", dec.out).string()).out, img);
+}
+
+TEST_F(Cli, WrongLengthsAreExit1WithBothLengths) {
+  for (std::size_t n : {0u, 0x127u, 0x129u}) {
+    const fs::path p = file("bad.bin", std::string(n, 'x'));
+    const Outcome r = run("decode '" + p.string() + "'");
+    EXPECT_EQ(r.exit_code, 1);
+    EXPECT_NE(r.err.find("wrong length"), std::string::npos) << r.err;
+    EXPECT_NE(r.err.find(std::to_string(n) + " bytes"), std::string::npos) << r.err;
+    EXPECT_NE(r.err.find("bad.bin"), std::string::npos) << r.err;
+    EXPECT_EQ(r.err.find('\n'), r.err.size() - 1) << "one line";
+    EXPECT_EQ(run("lint '" + p.string() + "'").exit_code, 1);
+  }
+  EXPECT_EQ(run("decode /nonexistent/x.bin").exit_code, 1);
+}
+
+TEST_F(Cli, ArchErrors) {
+  const fs::path bin = file("in.bin", random_image(1));
+  EXPECT_EQ(run("decode --arch mariana_plus '" + bin.string() + "'").exit_code, 0);
+  EXPECT_EQ(run("decode --arch 0x0C '" + bin.string() + "'").exit_code, 0);
+  const Outcome v5 = run("decode --arch maverick '" + bin.string() + "'");
+  EXPECT_EQ(v5.exit_code, 1);
+  EXPECT_NE(v5.err.find("no NCFW barrier decoder exists for v5"), std::string::npos) << v5.err;
+  const Outcome unk = run("decode --arch 0x24 '" + bin.string() + "'");
+  EXPECT_EQ(unk.exit_code, 1);
+  EXPECT_NE(unk.err.find("0x05 sunda"), std::string::npos) << unk.err;
+}
+
+TEST_F(Cli, EncodeErrorsNameTheJsonPath) {
+  const fs::path bin = file("in.bin", random_image(2));
+  std::string json = run("decode '" + bin.string() + "'").out;
+  const auto at = json.find("\"queue_id\"");
+  ASSERT_NE(at, std::string::npos);
+  json.replace(at, 10, "\"queue_idz\"");
+  const Outcome r = run("encode '" + file("bad.json", json).string() + "'");
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_NE(r.err.find("$.device_barrier.queue_idz"), std::string::npos) << r.err;
+  const Outcome nj = run("encode '" + file("nj.json", "{ not json").string() + "'");
+  EXPECT_EQ(nj.exit_code, 1);
+  EXPECT_NE(nj.err.find("bad JSON"), std::string::npos) << nj.err;
+  EXPECT_TRUE(r.out.empty()) << "nothing written on error";
+}
+
+TEST_F(Cli, TableAndSearch) {
+  const Outcome t = run("table --fabric switch");
+  EXPECT_EQ(t.exit_code, 0);
+  EXPECT_NE(t.out.find("{1,2,2,1}"), std::string::npos) << t.out;
+  EXPECT_NE(t.out.find("[1] INTER_RACK/ENTRY"), std::string::npos) << t.out;
+  const Outcome raw = run("table --raw");
+  EXPECT_NE(raw.out.find("step 1:  01 00 00 00 00 00 00 00  02 00 00 00"), std::string::npos) << raw.out;
+  EXPECT_EQ(run("search --fabric default INTER_CHIP 1").out, "op=ENTRY index=1\n");
+  EXPECT_EQ(run("search --fabric default 4 2").out, "op=EXIT index=3\n");
+  EXPECT_EQ(run("search --fabric switch --faithful INTER_RACK 2").out, "op=EXIT index=1\n");
+  EXPECT_EQ(run("search --fabric default INTRA_CHIP 9").out, "not found\n");
+  EXPECT_EQ(run("search --fabric default 300 1").out, "not found\n");
+  EXPECT_EQ(run("search --fabric default 1 -- -5").out, "not found\n");
+  const Outcome bad = run("search --fabric ring 1 1");
+  EXPECT_EQ(bad.exit_code, 1);
+  EXPECT_NE(bad.err.find("default or switch"), std::string::npos);
+  EXPECT_EQ(run("search --fabric default NOPE 1").exit_code, 1);
+  EXPECT_EQ(run("search --fabric default 1 x").exit_code, 1);
+  EXPECT_EQ(run("table --fabric ring").exit_code, 1);
+}
+
+TEST_F(Cli, LintExitCodes) {
+  EXPECT_EQ(run("lint '" + file("z.bin", std::string(0x128, '\0')).string() + "'").exit_code, 0);
+  std::string img(0x128, '\0');
+  img[0x126] = 1;
+  const Outcome r = run("lint '" + file("r.bin", img).string() + "'");
+  EXPECT_EQ(r.exit_code, 3);
+  EXPECT_EQ(r.out, "0x126 __reserved[1]: reserved byte is 0x1\n");
+}
+
+TEST_F(Cli, UsageAndHelp) {
+  EXPECT_EQ(run("").exit_code, 2);
+  EXPECT_EQ(run("frobnicate").exit_code, 2);
+  EXPECT_EQ(run("search 1 1").exit_code, 2);  // --fabric is required
+  EXPECT_EQ(run("decode --bogus").exit_code, 2);
+  for (const char* cmd : {"", "decode ", "encode ", "table ", "search ", "lint "}) {
+    const Outcome h = run(std::string(cmd) + "--help");
+    EXPECT_EQ(h.exit_code, 0) << cmd;
+    EXPECT_NE(h.out.find("Usage"), std::string::npos) << cmd;
+  }
+}
+
+TEST_F(Cli, EncodeRefusesATerminal) {
+  // `script` gives the binary a pty as stdout; skip when util-linux's script is absent.
+  if (std::system("command -v script > /dev/null 2>&1") != 0) GTEST_SKIP() << "no script(1)";
+  const fs::path json = file("z.json", run("decode '" + file("z.bin", std::string(0x128, '\0')).string() + "'").out);
+  const std::string cmd = "script -qec \"'" + std::string(NEFFBAR_BIN) + "' encode '" + json.string() +
+                          "'\" /dev/null > '" + (dir_ / "tty").string() + "' 2>&1";
+  const int status = std::system(cmd.c_str());
+  EXPECT_EQ(WEXITSTATUS(status), 2);
+  EXPECT_NE(slurp(dir_ / "tty").find("refusing to write"), std::string::npos);
+}
+
+}  // namespace

@@ -1,0 +1,96 @@
+#include <gtest/gtest.h>
+
+#include <limits>
+#include <vector>
+
+#include "neffbar/sema_ids.h"
+#include "neffbar/semaphore.h"
+
+namespace neffbar {
+namespace {
+
+TEST(SemaIds, IsHostCcIsExactlyOneForAll256Bytes) {
+  DriverContext ctx;
+  for (int v = 0; v < 256; ++v) {
+    ctx.set_host_cc(static_cast<std::uint8_t>(v));
+    EXPECT_EQ(*is_host_cc(ctx.bytes), v == 1) << v;
+  }
+  EXPECT_EQ(is_host_cc(std::vector<std::uint8_t>(0x231)).error().code, Errc::ShortContext);
+}
+
+TEST(SemaIds, LeaderDoneArithmeticForAll256AlValues) {
+  for (int al = 0; al < 256; ++al) {
+    // Independent reading of cmp/sbb/and/add: CF = (al < 1); edi = -CF & ~3; edi + 6.
+    const std::uint32_t expect = al == 0 ? 2u : 6u;
+    EXPECT_EQ(leader_done_sema_id_from_al(static_cast<std::uint8_t>(al)), expect) << al;
+  }
+  EXPECT_EQ(leader_done_sema_id(true), SemaId::HostBarrierId0);
+  EXPECT_EQ(leader_done_sema_id(false), SemaId::BarrierId0);
+}
+
+TEST(SemaIds, LeaderDoneIncAddrs) {
+  DriverContext ctx;
+  ctx.set_leader_count(3);
+  for (std::uint32_t i = 0; i < 3; ++i) ctx.set_sp_sema_base(i, 0x10000000ull + i * 0x400000ull);
+  ctx.set_host_cc(1);
+  auto a = leader_done_inc_addrs(ctx.bytes);
+  ASSERT_TRUE(a.ok());
+  EXPECT_EQ(*a, (std::vector<std::uint64_t>{0x10001818, 0x10401818, 0x10801818}));  // inc window, id 6
+  ctx.set_host_cc(2);  // not host-CC: id 2
+  a = leader_done_inc_addrs(ctx.bytes);
+  EXPECT_EQ(a->at(0), 0x10001808u);
+  SemaMapping m;
+  m.inc_offset = 0x800;
+  EXPECT_EQ(leader_done_inc_addrs(ctx.bytes, m)->at(1), 0x10400808u);
+  ctx.set_leader_count(5);
+  EXPECT_EQ(leader_done_inc_addrs(ctx.bytes).error().code, Errc::TooManyLeaders);
+  ctx.set_leader_count(4);
+  EXPECT_EQ(leader_done_inc_addrs(std::span(ctx.bytes).first(ctx.bytes.size() - 1)).error().code,
+            Errc::ShortContext);
+  EXPECT_TRUE(leader_done_inc_addrs(ctx.bytes).ok());
+}
+
+TEST(SemaIds, ResolveStripsTheWindow) {
+  const SemaMapping m;
+  const auto r = resolve(m, 0x400000 + 0x1800 + 4 * 9);
+  ASSERT_TRUE(r);
+  EXPECT_EQ(r->index, 9u);
+  EXPECT_EQ(r->window, Window::Inc);
+  EXPECT_EQ(r->key(), resolve(m, 0x400000 + 0x1000 + 4 * 9)->key());
+  EXPECT_FALSE(resolve(m, 0x400000 + 0x10));       // below the windows
+  EXPECT_FALSE(resolve(m, 0x400000 + 0x1001));     // not 4-byte aligned
+}
+
+TEST(Semaphore, Primitives) {
+  std::vector<std::int32_t> f(2, 0);
+  EXPECT_EQ(apply(f, {Prim::WaitGeAndDec, 0, 1, 1}, Compare::Ge), Outcome::Blocked);
+  EXPECT_EQ(f[0], 0);  // blocked changes nothing
+  EXPECT_EQ(apply(f, {Prim::Inc, 0, 1, 1}, Compare::Ge), Outcome::Done);
+  EXPECT_EQ(apply(f, {Prim::WaitGeAndDec, 0, 1, 1}, Compare::Gt), Outcome::Blocked);  // C4
+  EXPECT_EQ(apply(f, {Prim::WaitGe, 0, 1, 1}, Compare::Ge), Outcome::Done);
+  EXPECT_EQ(f[0], 1);
+  EXPECT_EQ(apply(f, {Prim::WaitGeAndDec, 0, 1, 1}, Compare::Ge), Outcome::Done);
+  EXPECT_EQ(f[0], 0);
+  EXPECT_EQ(apply(f, {Prim::IncVal, 1, 5, 1}, Compare::Ge), Outcome::Done);
+  EXPECT_EQ(apply(f, {Prim::WaitEqAndInc, 1, 4, 1}, Compare::Ge), Outcome::Blocked);
+  EXPECT_EQ(apply(f, {Prim::WaitEqAndInc, 1, 5, 1}, Compare::Ge), Outcome::Done);
+  EXPECT_EQ(f[1], 6);
+  EXPECT_EQ(apply(f, {Prim::WaitEqAndClear, 1, 6, 1}, Compare::Ge), Outcome::Done);
+  EXPECT_EQ(f[1], 0);
+  EXPECT_EQ(apply(f, {Prim::IncVal, 1, 2, 1}, Compare::Ge), Outcome::Done);
+  EXPECT_EQ(apply(f, {Prim::WaitGeAndDec, 1, 2, 2}, Compare::Ge), Outcome::Done);  // dec by target
+  EXPECT_EQ(f[1], 0);
+}
+
+TEST(Semaphore, OverflowIsReportedNotWrapped) {
+  std::vector<std::int32_t> f{std::numeric_limits<std::int32_t>::max(), std::numeric_limits<std::int32_t>::min()};
+  EXPECT_EQ(apply(f, {Prim::Inc, 0, 1, 1}, Compare::Ge), Outcome::Overflow);
+  EXPECT_EQ(f[0], std::numeric_limits<std::int32_t>::max());
+  EXPECT_EQ(apply(f, {Prim::IncVal, 1, -1, 1}, Compare::Ge), Outcome::Overflow);
+  EXPECT_EQ(apply(f, {Prim::WaitGeAndDec, 1, std::numeric_limits<std::int32_t>::min(), 1}, Compare::Ge),
+            Outcome::Overflow);
+  EXPECT_EQ(f[1], std::numeric_limits<std::int32_t>::min());
+}
+
+}  // namespace
+}  // namespace neffbar

@@ -5,6 +5,7 @@
 
 #include "codec_cmds.h"
 #include "io.h"
+#include "model_cmds.h"
 
 int main(int argc, char** argv) {
   CLI::App app{
@@ -14,6 +15,7 @@ int main(int argc, char** argv) {
   app.set_help_all_flag("--help-all", "Help for every command");
   int exit_code = neffbar::cli::code(neffbar::cli::Exit::Ok);
   neffbar::cli::add_codec_commands(app, exit_code);
+  neffbar::cli::add_model_commands(app, exit_code);
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {

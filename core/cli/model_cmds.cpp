@@ -1,0 +1,184 @@
+#include "model_cmds.h"
+
+#include <iostream>
+#include <memory>
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+#include "io.h"
+#include "neffbar/model/scenario.h"
+
+namespace neffbar::cli {
+namespace {
+
+using namespace neffbar::model;
+
+struct CheckArgs {
+  std::uint32_t chips = 1, leaders = 1, rounds = 1;
+  std::string fabric = "default", compare = "ge", dec = "one", wiring = "per_peer", lowering = "table",
+              roles = "code", host_addrs = "ctx", guarantee = "global";
+  bool host_cc = false, no_proxy = false, json = false, no_reduce = false, no_symmetry = false, no_por = false;
+  std::uint64_t random = 0, seed = 1, max_states = 30'000'000;
+  double max_seconds = 300;
+};
+
+template <class E>
+Result<E> pick(const std::string& what, const std::string& v, std::initializer_list<std::pair<const char*, E>> opts) {
+  std::string all;
+  for (const auto& [n, e] : opts) {
+    if (v == n) return e;
+    all += (all.empty() ? "" : "|") + std::string(n);
+  }
+  return Error{Errc::InvalidArgument, what, all, "'" + v + "'"};
+}
+
+void add_hypothesis_options(CLI::App* cmd, CheckArgs& a) {
+  cmd->add_option("--rounds", a.rounds, "Back-to-back barrier rounds on the same semaphores")->capture_default_str();
+  cmd->add_option("--compare", a.compare, "ge|gt: the wait compare (C4)")->capture_default_str();
+  cmd->add_option("--dec", a.dec, "one|target: what a released wait removes (C5)")->capture_default_str();
+  cmd->add_option("--lowering", a.lowering, "table|arrive_wait|hierarchical (C7)")->capture_default_str();
+  cmd->add_option("--guarantee", a.guarantee,
+                  "global|declared: with declared, a broken global property is a finding, not a failure")
+      ->capture_default_str();
+  cmd->add_option("--random", a.random, "Random-schedule mode (PCT): number of runs instead of exhaustive");
+  cmd->add_option("--seed", a.seed, "Seed for --random")->capture_default_str();
+  cmd->add_option("--max-states", a.max_states, "State budget")->capture_default_str();
+  cmd->add_option("--max-seconds", a.max_seconds, "Time budget")->capture_default_str();
+  cmd->add_flag("--no-reduce", a.no_reduce, "Disable the Lipton (atomic block) reduction");
+  cmd->add_flag("--no-symmetry", a.no_symmetry, "Disable the symmetry reduction");
+  cmd->add_flag("--no-por", a.no_por, "Disable the partial-order reduction");
+  cmd->add_flag("--json", a.json, "Machine-readable output");
+}
+
+Result<Scenario> to_scenario(const CheckArgs& a) {
+  Scenario s;
+  auto f = parse_fabric(a.fabric);
+  if (!f) return f.error();
+  s.topo = Topology{a.chips, a.leaders, *f, a.host_cc, a.rounds, Wiring::PerPeer, Lowering::Table};
+  if (a.chips < 1 || a.chips > 64) return Error{Errc::InvalidArgument, "--chips", "1..64", std::to_string(a.chips)};
+  if (a.leaders < 1 || a.leaders > 4) return Error{Errc::InvalidArgument, "--leaders", "1..4", std::to_string(a.leaders)};
+  if (a.rounds < 1) return Error{Errc::InvalidArgument, "--rounds", ">= 1", std::to_string(a.rounds)};
+  auto cmp = pick<Compare>("--compare", a.compare, {{"ge", Compare::Ge}, {"gt", Compare::Gt}});
+  auto dec = pick<DecMode>("--dec", a.dec, {{"one", DecMode::One}, {"target", DecMode::Target}});
+  auto wir = pick<Wiring>("--wiring", a.wiring, {{"per_peer", Wiring::PerPeer}, {"counting", Wiring::Counting}});
+  auto low = pick<Lowering>("--lowering", a.lowering,
+                            {{"table", Lowering::Table}, {"arrive_wait", Lowering::ArriveWait}, {"hierarchical", Lowering::Hierarchical}});
+  auto rol = pick<Roles>("--roles", a.roles, {{"code", Roles::Code}, {"narrative", Roles::Narrative}});
+  auto hos = pick<HostAddrs>("--host-addrs", a.host_addrs, {{"ctx", HostAddrs::Ctx}, {"config", HostAddrs::Config}});
+  auto gua = pick<GuaranteeMode>("--guarantee", a.guarantee, {{"global", GuaranteeMode::Global}, {"declared", GuaranteeMode::Declared}});
+  for (const Error* e : {cmp.ok() ? nullptr : &cmp.error(), dec.ok() ? nullptr : &dec.error(), wir.ok() ? nullptr : &wir.error(),
+                         low.ok() ? nullptr : &low.error(), rol.ok() ? nullptr : &rol.error(), hos.ok() ? nullptr : &hos.error(),
+                         gua.ok() ? nullptr : &gua.error()}) {
+    if (e) return *e;
+  }
+  s.topo.wiring = *wir;
+  s.topo.lowering = *low;
+  s.hyp = Hypotheses{*cmp, *dec, *rol, *hos, !a.no_proxy};
+  s.opt.guarantee = *gua;
+  s.opt.reduce = !a.no_reduce;
+  s.opt.symmetry = !a.no_symmetry;
+  s.opt.por = !a.no_por;
+  s.opt.max_states = a.max_states;
+  s.opt.max_seconds = a.max_seconds;
+  s.random_runs = a.random;
+  s.seed = a.seed;
+  return s;
+}
+
+nlohmann::ordered_json cex_json(const System& sys, const Counterexample& c) {
+  nlohmann::ordered_json j;
+  j["kind"] = verdict_name(c.kind);
+  j["what"] = c.what;
+  auto steps = nlohmann::ordered_json::array();
+  for (const TraceEntry& e : c.trace) {
+    nlohmann::ordered_json s;
+    s["step"] = e.step;
+    s["process"] = sys.procs[e.proc].name;
+    s["instruction"] = describe(sys, e.proc, e.pc);
+    const Instr& in = sys.procs[e.proc].program[e.pc];
+    if (in.marker == Marker::None) {
+      s["semaphore"] = sys.semas[in.op.sema].name;
+      s["before"] = e.before;
+      s["after"] = e.after;
+    }
+    steps.push_back(std::move(s));
+  }
+  j["trace"] = std::move(steps);
+  return j;
+}
+
+bool failing(const CheckResult& r) { return r.verdict != Verdict::Ok; }
+
+void print_result(const Scenario& s, const ScenarioResult& sr, bool json) {
+  const CheckResult& r = sr.result;
+  const double rate = r.seconds > 0 ? static_cast<double>(r.states) / r.seconds : 0;
+  if (json) {
+    nlohmann::ordered_json j;
+    j["scenario"] = describe(s.topo, s.hyp);
+    j["verdict"] = verdict_name(r.verdict);
+    j["exhaustive"] = r.exhaustive;
+    j["states"] = r.states;
+    j["transitions"] = r.transitions;
+    j["seconds"] = r.seconds;
+    j["states_per_second"] = rate;
+    j["symmetry"] = r.symmetry_used;
+    j["global_property_holds"] = !r.global_finding.has_value() && r.verdict != Verdict::Budget;
+    if (sr.broke_in_round) j["broke_in_round"] = sr.broke_in_round;
+    if (!r.note.empty()) j["note"] = r.note;
+    if (r.cex) j["counterexample"] = cex_json(sr.system, *r.cex);
+    if (r.global_finding && r.verdict != Verdict::GlobalUnsafe) j["global_finding"] = cex_json(sr.system, *r.global_finding);
+    std::cout << j.dump(2) << '\n';
+    return;
+  }
+  std::cout << "scenario: " << describe(s.topo, s.hyp) << '\n'
+            << "verdict:  " << verdict_name(r.verdict) << (r.exhaustive ? "" : " (not exhaustive)") << '\n'
+            << "states:   " << r.states << (r.exhaustive ? " explored" : " executed") << " in " << r.seconds << " s ("
+            << static_cast<std::uint64_t>(rate) << " states/s)"
+            << (r.exhaustive ? std::string(", reductions: ") + (s.opt.reduce ? "lipton" : "none") +
+                                   (r.por_used ? "+por" : "") + (r.symmetry_used ? "+symmetry" : "")
+                             : "")
+            << '\n';
+  if (!r.note.empty()) std::cout << "note:     " << r.note << '\n';
+  std::cout << "global barrier property: "
+            << (r.verdict == Verdict::Budget ? "unknown" : r.global_finding ? "BROKEN" : "holds") << '\n';
+  if (sr.broke_in_round) std::cout << "broke in round: " << sr.broke_in_round << '\n';
+  if (r.cex) std::cout << "\ncounterexample:\n" << format_counterexample(sr.system, *r.cex);
+  if (r.global_finding && r.verdict != Verdict::GlobalUnsafe) {
+    std::cout << "\nfinding (global property, not a failure under --guarantee declared):\n"
+              << format_counterexample(sr.system, *r.global_finding);
+  }
+}
+
+}  // namespace
+
+void add_model_commands(CLI::App& app, int& exit_code) {
+  auto a = std::make_shared<CheckArgs>();
+  auto* cmd = app.add_subcommand("check", "Compose a topology, lower it and model-check it (exit 4 on a failing verdict)");
+  cmd->add_option("--chips", a->chips, "Chips (1..64)")->capture_default_str();
+  cmd->add_option("--leaders", a->leaders, "Leader SPs per chip (1..4)")->capture_default_str();
+  cmd->add_option("--fabric", a->fabric, "default|switch")->capture_default_str();
+  cmd->add_flag("--host-cc", a->host_cc, "Host-CC mode (ctx[0x231] == 1): the done semaphores merge");
+  cmd->add_flag("--no-proxy", a->no_proxy, "Drop the barrier proxy (non-host-CC mode)");
+  cmd->add_option("--wiring", a->wiring, "per_peer|counting")->capture_default_str();
+  cmd->add_option("--roles", a->roles, "code|narrative: start/done semaphore ids (C2)")->capture_default_str();
+  cmd->add_option("--host-addrs", a->host_addrs, "ctx|config: where the host leg takes its addresses (C1)")
+      ->capture_default_str();
+  add_hypothesis_options(cmd, *a);
+  cmd->callback([a, &exit_code] {
+    const Result<Scenario> s = to_scenario(*a);
+    if (!s) return void(exit_code = fail(s.error(), "check"));
+    Scenario sc = *s;
+    if (!a->json) {
+      sc.opt.progress = [](std::uint64_t n, double t) {
+        std::cerr << "  ... " << n << " states, " << static_cast<std::uint64_t>(t) << " s\n";
+      };
+    }
+    const Result<ScenarioResult> r = run_scenario(sc);
+    if (!r) return void(exit_code = fail(r.error(), "check"));
+    print_result(sc, *r, a->json);
+    exit_code = code(failing(r->result.verdict == Verdict::Ok ? r->result : r->result) ? Exit::Failing : Exit::Ok);
+  });
+}
+
+}  // namespace neffbar::cli

@@ -1,0 +1,70 @@
+// The composer (SPEC §6): topology -> one real 0x128-byte config per leader, one
+// driver-context blob per chip, and each leader's declared guarantee.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "neffbar/codec.h"
+#include "neffbar/error.h"
+#include "neffbar/sema_ids.h"
+#include "neffbar/semaphore.h"
+#include "neffbar/tables.h"
+
+namespace neffbar::model {
+
+enum class Wiring : std::uint8_t { PerPeer, Counting };
+enum class Lowering : std::uint8_t { Table, ArriveWait, Hierarchical };
+enum class DecMode : std::uint8_t { One, Target };    // C5
+enum class Roles : std::uint8_t { Code, Narrative };  // C2
+enum class HostAddrs : std::uint8_t { Ctx, Config };  // C1
+
+struct Topology {
+  std::uint32_t chips = 1;    // 1..64
+  std::uint32_t leaders = 1;  // 1..4 per chip
+  Fabric fabric = Fabric::Default;
+  bool host_cc = true;
+  std::uint32_t rounds = 1;   // >= 1
+  Wiring wiring = Wiring::PerPeer;
+  Lowering lowering = Lowering::Table;  // the composer allocates the closing round for hierarchical
+  bool operator==(const Topology&) const = default;
+};
+
+// Semaphore indices in each leader's TOP_SP block (ASSUMED, SPEC §6).
+namespace sema_index {
+inline constexpr std::uint32_t kIntraArrival = 8;   // 8+j: arrival of leader j (intra-chip)
+inline constexpr std::uint32_t kTierArrival = 12;   // 12+i: arrival on tier lane i
+inline constexpr std::uint32_t kClosingRound = 16;  // 16+j: hierarchical closing intra round
+}  // namespace sema_index
+
+struct Composition {
+  Topology topo;
+  SemaMapping mapping;
+  std::uint64_t origin = 0x0100'0000;                    // SP c*4+l lives at origin + (c*4+l)*stride
+  std::vector<ConfigBytes> configs;                      // [c*L + l]
+  std::vector<DriverContext> contexts;                   // [c]
+  std::vector<std::vector<std::uint32_t>> guarantee;     // [c*L + l] -> leader indices c*L+l
+  [[nodiscard]] std::uint32_t leader_count() const { return topo.chips * topo.leaders; }
+  [[nodiscard]] std::uint64_t sp_base(std::uint32_t chip, std::uint32_t leader) const {
+    return mapping.sp_base(origin, chip * 4 + leader);
+  }
+};
+
+// Validates (chips 1..64, leaders 1..4, rounds >= 1) and composes.
+Result<Composition> compose(const Topology& topo, const SemaMapping& mapping = {});
+
+// Tier lanes of a fabric: entry index i of step 1 for each tier type (search result).
+std::vector<int> tier_lanes(Fabric f);
+// Partner chip of `chip` on tier lane i: chip xor 2^i, when it exists.
+std::optional<std::uint32_t> tier_partner(std::uint32_t chips, std::uint32_t chip, int lane);
+
+std::string_view name(Wiring w);
+std::string_view name(Lowering l);
+std::string_view name(DecMode d);
+std::string_view name(Roles r);
+std::string_view name(HostAddrs h);
+std::string_view name(Compare c);
+
+}  // namespace neffbar::model

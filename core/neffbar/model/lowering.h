@@ -1,0 +1,36 @@
+// Lowering real config bytes (through the codec) to a System (SPEC §6):
+//  - table (INFERRED reference): steps 0,1,2,3 in table order: signal intra, signal
+//    tiers, wait tiers, wait intra;
+//  - arrive_wait (the companion notes' reconstruction): each level arrives on all its
+//    lanes, then waits on all of them: steps 0,3 then 1,2;
+//  - hierarchical (NCCL / Open MPI HAN order): as arrive_wait, then a closing intra-chip
+//    round on the semaphores 8 ids above the step-0/3 ones (allocated by the composer).
+// Each step's operation comes from the fabric's table through search_barr_type_in_step:
+// ENTRY lanes inc(barrier_sema), EXIT lanes wait_ge_and_dec(barrier_sema, target).
+#pragma once
+
+#include <span>
+
+#include "neffbar/model/composer.h"
+#include "neffbar/model/system.h"
+
+namespace neffbar::model {
+
+struct Hypotheses {
+  Compare compare = Compare::Ge;       // C4
+  DecMode dec = DecMode::One;          // C5: the encoder's immediate is 1
+  Roles roles = Roles::Code;           // C2
+  HostAddrs host_addrs = HostAddrs::Ctx;  // C1
+  bool proxy = true;                   // barrier proxy process in non-host-CC mode
+  bool operator==(const Hypotheses&) const = default;
+};
+
+// Leaders (processes 0..N-1, index c*L+l), then the host, then the proxies.
+Result<System> lower(const Composition& comp, const Hypotheses& h);
+
+// Device barrier only (no host leg), one process per config file, every leader in
+// every other leader's guarantee (the global property).  For `neffbar check-configs`.
+Result<System> lower_configs(std::span<const ConfigBytes> configs, Fabric fabric, Lowering lowering,
+                             std::uint32_t rounds, const Hypotheses& h, const SemaMapping& mapping = {});
+
+}  // namespace neffbar::model

@@ -142,6 +142,7 @@ enum class Status : std::uint8_t { Fired, Blocked, Violation };
 
 struct BlockResult {
   Status status = Status::Blocked;
+  bool unsafe = false;         // a DEPART broke its guarantee (when the block kept going)
   Verdict kind = Verdict::Ok;
   std::string what;
   std::uint32_t pc = 0;        // where the violation happened
@@ -152,9 +153,12 @@ struct BlockResult {
 
 // Runs p's atomic block [pcs[p], end) on vals.  vals is restored unless the block
 // fired and `keep` is set.
+// With keep_going, a broken guarantee is recorded (unsafe) and the block goes on, so
+// the search can explore past it (collect_all).
 BlockResult run_block(const Compiled& c, const std::uint16_t* pcs, std::uint32_t p, std::uint32_t end,
                       std::vector<std::int32_t>& vals, bool with_messages, bool keep = false,
-                      std::vector<TraceEntry>* trace = nullptr, std::uint32_t step_no = 0) {
+                      std::vector<TraceEntry>* trace = nullptr, std::uint32_t step_no = 0,
+                      bool keep_going = false) {
   BlockResult r;
   const System& sys = c.sys;
   const auto& prog = sys.procs[p].program;
@@ -168,19 +172,23 @@ BlockResult run_block(const Compiled& c, const std::uint16_t* pcs, std::uint32_t
     if (in.marker == Marker::Depart) {
       for (std::uint32_t q : sys.procs[p].guarantee) {
         if (q != p && !c.arrived(pcs, q, in.round)) {
-          r.status = Status::Violation;
           r.kind = Verdict::Unsafe;
           r.pc = pc;
           if (with_messages) {
             r.what = sys.procs[p].name + " departed round " + std::to_string(in.round) + " before " +
                      sys.procs[q].name + " (in its guarantee) arrived";
           }
+          if (keep_going) {
+            r.unsafe = true;
+            break;
+          }
+          r.status = Status::Violation;
           if (trace) trace->push_back(TraceEntry{step_no, p, pc});
           restore();
           return r;
         }
       }
-      if (!r.global_broken) {
+      if (!r.global_broken && !r.unsafe) {
         for (std::uint32_t q : c.participants) {
           if (q != p && !c.arrived(pcs, q, in.round)) {
             r.global_broken = true;
@@ -428,9 +436,13 @@ CheckResult check(const System& sys, const CheckOptions& opt) {
       if (cur[p] >= c.len[p]) continue;
       all_done = false;
       const std::uint32_t end = c.block_end[p][cur[p]];
-      const BlockResult r = run_block(c, cur.data(), p, end, vals, false);
+      const BlockResult r = run_block(c, cur.data(), p, end, vals, false, false, nullptr, 0, opt.collect_all);
       if (r.status == Status::Blocked) continue;
       any = true;
+      if (r.unsafe) {
+        res.found_mask |= bit(Verdict::Unsafe);
+        if (!failure) failure = Finding{Verdict::Unsafe, i, p};
+      }
       ++res.transitions;
       if (r.global_broken && !global) global = Finding{Verdict::GlobalUnsafe, i, p};
       if (r.global_broken) res.found_mask |= bit(Verdict::GlobalUnsafe);

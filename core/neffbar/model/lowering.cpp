@@ -154,7 +154,9 @@ Result<System> lower(const Composition& comp, const Hypotheses& h) {
     }
   }
   // Ownership of every semaphore, for the symmetry check.
-  sys.layout.leader_indexed = {{sema_index::kIntraArrival, 4}, {sema_index::kClosingRound, 4}};
+  if (comp.topo.wiring == Wiring::PerPeer) {  // counting: 8 and 16 are counters, not "leader j"
+    sys.layout.leader_indexed = {{sema_index::kIntraArrival, 4}, {sema_index::kClosingRound, 4}};
+  }
   for (const Semaphore& m : sys.semas) {
     std::int32_t slot = -1;
     std::uint32_t local = 0;

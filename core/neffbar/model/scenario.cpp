@@ -13,13 +13,14 @@ Result<ScenarioResult> run_scenario(const Scenario& s) {
   const Verdict v = out.result.verdict;
   if (v != Verdict::Ok && v != Verdict::Budget) {
     out.broke_in_round = s.topo.rounds;
-    // The round it broke in: the smallest round count with the same failing verdict.
+    // The round it broke in: the smallest round count that already fails.
     for (std::uint32_t k = 1; k < s.topo.rounds && s.random_runs == 0; ++k) {
       Scenario fewer = s;
       fewer.topo.rounds = k;
       const Result<Composition> c2 = compose(fewer.topo);
       const Result<System> s2 = lower(*c2, s.hyp);
-      if (check(*s2, s.opt).verdict == v) {
+      const Verdict vk = check(*s2, s.opt).verdict;
+      if (vk != Verdict::Ok && vk != Verdict::Budget) {
         out.broke_in_round = k;
         break;
       }

@@ -20,7 +20,7 @@ struct Scenario {
 struct ScenarioResult {
   System system;
   CheckResult result;
-  std::uint32_t broke_in_round = 0;  // NOT_REUSABLE / failing at k rounds: first round count that fails
+  std::uint32_t broke_in_round = 0;  // failing verdict: the smallest round count that already fails
 };
 
 Result<ScenarioResult> run_scenario(const Scenario& s);

@@ -1,0 +1,39 @@
+// The hypothesis matrix (SPEC §8): the reference topologies under every combination of
+// the model's open choices, with the verdict, whether the global barrier property
+// holds, and the shortest counterexample of each failure.
+#pragma once
+
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "neffbar/model/scenario.h"
+
+namespace neffbar::model {
+
+struct MatrixRow {
+  Topology topo;
+  Hypotheses hyp;
+  Verdict verdict = Verdict::Ok;
+  bool global_holds = true;
+  std::uint64_t states = 0;
+  double seconds = 0;
+  std::uint32_t broke_in_round = 0;
+  std::string counterexample;  // formatted, empty when OK
+  std::size_t cex_steps = 0;
+};
+
+struct MatrixOptions {
+  bool small = false;  // only 1x4 and 2x2 (tests)
+  std::function<void(std::size_t done, std::size_t total)> progress;
+};
+
+// The reference topologies: 1x4 default, 2x4 default, 2x2 switch, 4x4 default.
+std::vector<std::pair<std::uint32_t, std::uint32_t>> reference_topologies(bool small);
+
+std::vector<MatrixRow> run_matrix(const MatrixOptions& opt = {});
+
+std::string matrix_markdown(const std::vector<MatrixRow>& rows);
+std::string matrix_json(const std::vector<MatrixRow>& rows);
+
+}  // namespace neffbar::model

@@ -1,0 +1,110 @@
+#include "neffbar/model/oracle.h"
+
+#include <limits>
+#include <vector>
+
+namespace neffbar::model {
+namespace {
+
+constexpr std::uint32_t kFree = std::numeric_limits<std::uint32_t>::max();
+
+// Greedy maximal run; hold[p] = pc process p may not pass (kFree: none).
+std::vector<std::uint32_t> greedy(const System& sys, const std::vector<std::uint32_t>& hold,
+                                  std::vector<std::int32_t>& vals) {
+  const std::size_t P = sys.procs.size();
+  std::vector<std::uint32_t> pc(P, 0);
+  vals.clear();
+  for (const Semaphore& s : sys.semas) vals.push_back(s.initial);
+  for (bool progress = true; progress;) {
+    progress = false;
+    for (std::size_t p = 0; p < P; ++p) {
+      const auto& prog = sys.procs[p].program;
+      while (pc[p] < prog.size() && pc[p] != hold[p]) {
+        const Instr& in = prog[pc[p]];
+        if (in.marker == Marker::None && apply(vals, in.op, sys.compare) != Outcome::Done) break;
+        ++pc[p];
+        progress = true;
+      }
+    }
+  }
+  return pc;
+}
+
+std::uint32_t marker_pc(const Process& p, Marker m, std::uint16_t round) {
+  for (std::uint32_t i = 0; i < p.program.size(); ++i) {
+    if (p.program[i].marker == m && p.program[i].round == round) return i;
+  }
+  return kFree;
+}
+
+}  // namespace
+
+bool oracle_applies(const System& sys) {
+  const std::size_t S = sys.semas.size();
+  std::vector<std::int64_t> decreaser(S, -1), hi(S), lo(S);
+  for (std::size_t s = 0; s < S; ++s) hi[s] = lo[s] = sys.semas[s].initial;
+  for (std::size_t p = 0; p < sys.procs.size(); ++p) {
+    for (const Instr& in : sys.procs[p].program) {
+      if (in.marker != Marker::None) continue;
+      if (in.op.prim == Prim::WaitEqAndInc || in.op.prim == Prim::WaitEqAndClear) return false;
+      const std::int64_t e = effect(in.op);
+      (e > 0 ? hi : lo)[in.op.sema] += e;
+      const bool decreases = e < 0 || in.op.prim == Prim::WaitGe || in.op.prim == Prim::WaitGeAndDec;
+      if (!decreases) continue;
+      auto& d = decreaser[in.op.sema];
+      if (d != -1 && d != static_cast<std::int64_t>(p)) return false;
+      d = static_cast<std::int64_t>(p);
+    }
+  }
+  for (std::size_t s = 0; s < S; ++s) {
+    if (hi[s] > std::numeric_limits<std::int32_t>::max() || lo[s] < std::numeric_limits<std::int32_t>::min()) return false;
+  }
+  return true;
+}
+
+std::optional<std::uint32_t> static_oracle(const System& sys) {
+  if (!oracle_applies(sys)) return std::nullopt;
+  const std::size_t P = sys.procs.size();
+  std::uint32_t found = 0;
+  std::vector<std::int32_t> vals;
+  const std::vector<std::uint32_t> free(P, kFree);
+  const std::vector<std::uint32_t> done = greedy(sys, free, vals);
+  bool finished = true;
+  for (std::size_t p = 0; p < P; ++p) finished = finished && done[p] == sys.procs[p].program.size();
+  if (!finished) found |= bit(Verdict::Deadlock);
+  bool initial = true;
+  for (std::size_t s = 0; s < vals.size(); ++s) initial = initial && vals[s] == sys.semas[s].initial;
+  if (finished && !initial) found |= bit(Verdict::NotReusable);
+
+  for (std::size_t p = 0; p < P; ++p) {
+    const Process& pr = sys.procs[p];
+    for (std::uint16_t r = 0; r < sys.rounds; ++r) {
+      const std::uint32_t depart = marker_pc(pr, Marker::Depart, r);
+      if (depart == kFree) continue;
+      std::vector<bool> in_g(P, false);
+      for (std::uint32_t q : pr.guarantee) in_g[q] = true;
+      for (std::size_t q = 0; q < P; ++q) {
+        if (q == p || !(in_g[q] || sys.procs[q].participant)) continue;
+        const std::uint32_t arrive = marker_pc(sys.procs[q], Marker::Arrive, r);
+        std::vector<std::uint32_t> hold = free;
+        hold[p] = depart;
+        if (arrive != kFree) hold[q] = arrive;
+        const std::vector<std::uint32_t> pc = greedy(sys, hold, vals);
+        if (pc[p] != depart) continue;  // p cannot depart without q
+        if (in_g[q]) {
+          found |= bit(Verdict::Unsafe);
+          continue;
+        }
+        bool all_g = true;
+        for (std::uint32_t g : pr.guarantee) {
+          const std::uint32_t a = marker_pc(sys.procs[g], Marker::Arrive, r);
+          all_g = all_g && (g == p || (a != kFree && pc[g] > a));
+        }
+        if (all_g) found |= bit(Verdict::GlobalUnsafe);
+      }
+    }
+  }
+  return found;
+}
+
+}  // namespace neffbar::model

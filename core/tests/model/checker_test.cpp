@@ -1,0 +1,291 @@
+#include <gtest/gtest.h>
+
+#include "neffbar/model/checker.h"
+#include "neffbar/model/faults.h"
+#include "neffbar/model/oracle.h"
+#include "neffbar/model/scenario.h"
+#include "neffbar/model/symmetry.h"
+
+namespace neffbar::model {
+namespace {
+
+// Hand-made systems ------------------------------------------------------------------
+Instr inc(std::uint32_t s, std::uint16_t r = 0) { return Instr{Marker::None, SemaOp{Prim::Inc, s, 1, 1}, r}; }
+Instr inc_val(std::uint32_t s, std::int64_t v) { return Instr{Marker::None, SemaOp{Prim::IncVal, s, v, 1}, 0}; }
+Instr wait(std::uint32_t s, std::int64_t t, std::int64_t dec = 1, std::uint16_t r = 0) {
+  return Instr{Marker::None, SemaOp{Prim::WaitGeAndDec, s, t, dec}, r};
+}
+Instr arrive(std::uint16_t r = 0) { return Instr{Marker::Arrive, {}, r}; }
+Instr depart(std::uint16_t r = 0) { return Instr{Marker::Depart, {}, r}; }
+
+System make(std::size_t semas, std::vector<std::vector<Instr>> progs, std::vector<std::vector<std::uint32_t>> g = {}) {
+  System s;
+  for (std::size_t i = 0; i < semas; ++i) s.semas.push_back(Semaphore{"s" + std::to_string(i), 0, 0});
+  for (std::size_t p = 0; p < progs.size(); ++p) {
+    Process pr;
+    pr.name = "p" + std::to_string(p);
+    pr.program = progs[p];
+    pr.participant = true;
+    if (p < g.size()) pr.guarantee = g[p];
+    s.procs.push_back(pr);
+  }
+  return s;
+}
+
+// Two processes, each signals the other then waits: a correct 2-party barrier.
+System good_pair() {
+  return make(2, {{arrive(), inc(1), wait(0, 1), depart()}, {arrive(), inc(0), wait(1, 1), depart()}}, {{0, 1}, {0, 1}});
+}
+
+void expect_verdict(const System& sys, Verdict v) {
+  for (bool reduce : {false, true}) {
+    CheckOptions o;
+    o.reduce = reduce;
+    const CheckResult r = check(sys, o);
+    EXPECT_EQ(r.verdict, v) << "reduce=" << reduce << " got " << verdict_name(r.verdict);
+    if (v != Verdict::Ok && v != Verdict::Budget) {
+      ASSERT_TRUE(r.cex.has_value());
+      EXPECT_TRUE(replay(sys, *r.cex)) << format_counterexample(sys, *r.cex);
+      EXPECT_FALSE(r.cex->what.empty());
+    }
+  }
+}
+
+TEST(Checker, EachVerdictFromAHandMadeSystem) {
+  expect_verdict(good_pair(), Verdict::Ok);
+  // DEADLOCK: both wait before signalling.
+  expect_verdict(make(2, {{arrive(), wait(0, 1), inc(1), depart()}, {arrive(), wait(1, 1), inc(0), depart()}}),
+                 Verdict::Deadlock);
+  // UNSAFE: p0 does not wait at all but declares p1 in its guarantee.
+  expect_verdict(make(2, {{arrive(), inc(1), depart()}, {arrive(), wait(1, 1), depart()}}, {{0, 1}, {0, 1}}),
+                 Verdict::Unsafe);
+  // GLOBAL_UNSAFE: the same, but p0 only declares itself.
+  expect_verdict(make(2, {{arrive(), inc(1), depart()}, {arrive(), wait(1, 1), depart()}}, {{0}, {0, 1}}),
+                 Verdict::GlobalUnsafe);
+  // NOT_REUSABLE: a signal nobody consumes.
+  expect_verdict(make(2, {{arrive(), inc(1), inc(1), wait(0, 1), depart()}, {arrive(), inc(0), wait(1, 1), depart()}},
+                      {{0, 1}, {0, 1}}),
+                 Verdict::NotReusable);
+  // OVERFLOW
+  expect_verdict(make(1, {{inc_val(0, INT32_MAX), inc(0)}}), Verdict::Overflow);
+  // BUDGET
+  System big = good_pair();
+  CheckOptions o;
+  o.max_states = 0;
+  o.reduce = false;
+  EXPECT_EQ(check(big, o).verdict, Verdict::Budget);
+}
+
+TEST(Checker, DeclaredModeReportsTheGlobalFindingWithoutFailing) {
+  const System s = make(2, {{arrive(), inc(1), depart()}, {arrive(), wait(1, 1), depart()}}, {{0}, {0, 1}});
+  CheckOptions o;
+  o.guarantee = GuaranteeMode::Declared;
+  const CheckResult r = check(s, o);
+  EXPECT_EQ(r.verdict, Verdict::Ok);
+  ASSERT_TRUE(r.global_finding.has_value());
+  EXPECT_TRUE(replay(s, *r.global_finding));
+  EXPECT_NE(r.global_finding->what.find("p0 departed round 0 before p1 arrived"), std::string::npos);
+}
+
+TEST(Checker, CounterexamplesAreShortestAndATamperedOneDoesNotReplay) {
+  const System s = make(2, {{arrive(), wait(0, 1), inc(1), depart()}, {arrive(), wait(1, 1), inc(0), depart()}});
+  CheckOptions o;
+  o.reduce = false;
+  const CheckResult r = check(s, o);
+  ASSERT_EQ(r.verdict, Verdict::Deadlock);
+  EXPECT_EQ(r.cex->trace.size(), 2u);  // both ARRIVE, then stuck
+  Counterexample bad = *r.cex;
+  bad.trace.pop_back();
+  EXPECT_FALSE(replay(s, bad));
+  bad = *r.cex;
+  bad.kind = Verdict::Unsafe;
+  EXPECT_FALSE(replay(s, bad));
+  const std::string text = format_counterexample(s, *r.cex);
+  EXPECT_NE(text.find("  1. p"), std::string::npos) << text;
+}
+
+// Reductions are checked against the unreduced search --------------------------------
+struct Variant {
+  bool reduce, por, sym;
+};
+
+// Small enough for the unreduced search with collect_all (a few seconds in all).
+std::vector<Scenario> small_scenarios() {
+  std::vector<Scenario> out;
+  for (auto [C, L] : {std::pair{1u, 2u}, {1u, 3u}, {2u, 1u}, {2u, 2u}, {3u, 1u}}) {
+    for (Fabric f : {Fabric::Default, Fabric::Switch}) {
+      for (bool hcc : {true, false}) {
+        for (Lowering low : {Lowering::Table, Lowering::Hierarchical, Lowering::ArriveWait}) {
+          for (Wiring w : {Wiring::PerPeer, Wiring::Counting}) {
+            for (DecMode d : {DecMode::One, DecMode::Target}) {
+              Scenario s;
+              s.topo = Topology{C, L, f, hcc, C * L <= 3 ? 2u : 1u, w, low};
+              s.hyp.dec = d;
+              out.push_back(s);
+            }
+          }
+        }
+      }
+    }
+  }
+  return out;
+}
+
+TEST(Checker, ReductionsAgreeWithTheUnreducedSearch) {
+  std::size_t sym_used = 0, compared = 0;
+  for (const Scenario& s : small_scenarios()) {
+    const Result<Composition> comp = compose(s.topo);
+    ASSERT_TRUE(comp.ok());
+    for (Fault f : {Fault::None, Fault::RaiseThreshold, Fault::ZeroLane}) {
+      Composition faulty = *comp;
+      if (!inject(faulty, f, 0)) continue;
+      const System sys = *lower(faulty, s.hyp);
+      CheckOptions base;
+      base.reduce = base.por = base.symmetry = false;
+      base.collect_all = true;
+      const CheckResult ref = check(sys, base);
+      ASSERT_NE(ref.verdict, Verdict::Budget);
+      for (const Variant v : {Variant{true, false, false}, Variant{true, true, false}, Variant{true, false, true},
+                              Variant{true, true, true}}) {
+        CheckOptions o = base;
+        o.reduce = v.reduce;
+        o.por = v.por;
+        o.symmetry = v.sym;
+        const CheckResult r = check(sys, o);
+        ++compared;
+        sym_used += r.symmetry_used;
+        EXPECT_EQ(r.found_mask, ref.found_mask)
+            << describe(s.topo, s.hyp) << " fault " << name(f) << " variant " << v.reduce << v.por << v.sym;
+        EXPECT_LE(r.states, ref.states);
+        o.collect_all = false;
+        EXPECT_EQ(check(sys, o).verdict, check(sys, [&] { auto b = base; b.collect_all = false; return b; }()).verdict)
+            << describe(s.topo, s.hyp) << " fault " << name(f);
+      }
+    }
+  }
+  EXPECT_GT(compared, 500u);
+  EXPECT_GT(sym_used, 100u);  // the symmetric cases really used the symmetry
+}
+
+TEST(Checker, SymmetryIsRefusedForAsymmetricSystems) {
+  Topology t{2, 2, Fabric::Default, true, 1, Wiring::PerPeer, Lowering::Table};
+  Composition comp = *compose(t);
+  System sym = *lower(comp, {});
+  CheckOptions o;
+  EXPECT_TRUE(check(sym, o).symmetry_used);
+  ASSERT_TRUE(inject(comp, Fault::RaiseThreshold, 1));
+  EXPECT_FALSE(check(*lower(comp, {}), o).symmetry_used);
+}
+
+TEST(Checker, StaticOracleAgreesWithTheExhaustiveChecker) {
+  std::size_t applied = 0;
+  for (const Scenario& s : small_scenarios()) {
+    for (Fault f : {Fault::None, Fault::RaiseThreshold, Fault::ZeroLane, Fault::DoubleSignal}) {
+      Composition comp = *compose(s.topo);
+      if (!inject(comp, f, 0)) continue;
+      const System sys = *lower(comp, s.hyp);
+      const auto o = static_oracle(sys);
+      if (!o) continue;
+      ++applied;
+      CheckOptions all;
+      all.collect_all = true;
+      const std::uint32_t mask = bit(Verdict::Deadlock) | bit(Verdict::Unsafe) | bit(Verdict::GlobalUnsafe) | bit(Verdict::NotReusable);
+      EXPECT_EQ(*o & mask, check(sys, all).found_mask & mask) << describe(s.topo, s.hyp) << " fault " << name(f);
+    }
+  }
+  EXPECT_GT(applied, 300u);
+}
+
+// The expected shape of SPEC §8 ---------------------------------------------------------
+Verdict verdict_of(Topology t, Hypotheses h = {}, GuaranteeMode g = GuaranteeMode::Global) {
+  Scenario s;
+  s.topo = t;
+  s.hyp = h;
+  s.opt.guarantee = g;
+  return run_scenario(s)->result.verdict;
+}
+
+TEST(Checker, TheTableOrderIsNotAGlobalBarrierFrom2x2) {  // C7
+  Topology t{2, 2, Fabric::Default, true, 1, Wiring::PerPeer, Lowering::Table};
+  EXPECT_EQ(verdict_of(t), Verdict::GlobalUnsafe);
+  EXPECT_EQ(verdict_of(t, {}, GuaranteeMode::Declared), Verdict::Ok);
+  t.lowering = Lowering::Hierarchical;
+  EXPECT_EQ(verdict_of(t), Verdict::Ok);
+  t.chips = 1;
+  t.leaders = 4;
+  t.lowering = Lowering::Table;
+  EXPECT_EQ(verdict_of(t), Verdict::Ok);  // one chip: the table order is a barrier
+  t = Topology{4, 2, Fabric::Default, true, 1, Wiring::PerPeer, Lowering::Hierarchical};
+  EXPECT_EQ(verdict_of(t), Verdict::GlobalUnsafe);  // chips 0 and 3 are not directly linked
+}
+
+TEST(Checker, HypothesesThatCannotHold) {
+  const Topology t{2, 2, Fabric::Default, true, 2, Wiring::PerPeer, Lowering::Hierarchical};
+  Hypotheses gt;
+  gt.compare = Compare::Gt;
+  EXPECT_EQ(verdict_of(t, gt), Verdict::Deadlock);  // C4: composed for >=
+  Hypotheses narrative;
+  narrative.roles = Roles::Narrative;
+  EXPECT_EQ(verdict_of(t, narrative), Verdict::Deadlock);  // C2 with host-CC
+  Hypotheses config;
+  config.host_addrs = HostAddrs::Config;
+  EXPECT_EQ(verdict_of(t, config), Verdict::Deadlock);  // C1: the host view is step-0 data
+  Topology counting = t;
+  counting.wiring = Wiring::Counting;
+  EXPECT_EQ(verdict_of(counting), Verdict::Unsafe);  // C5: residue releases round 2 early
+  Hypotheses target;
+  target.dec = DecMode::Target;
+  EXPECT_EQ(verdict_of(counting, target), Verdict::Ok);
+  Topology no_hcc = t;
+  no_hcc.host_cc = false;
+  EXPECT_EQ(verdict_of(no_hcc), Verdict::Ok);
+  Hypotheses no_proxy;
+  no_proxy.proxy = false;
+  EXPECT_EQ(verdict_of(no_hcc, no_proxy), Verdict::Deadlock);
+}
+
+TEST(Checker, NotReusableReportsTheRoundItBrokeIn) {
+  Scenario s;
+  s.topo = Topology{1, 2, Fabric::Default, true, 3, Wiring::Counting, Lowering::Table};
+  const auto r = run_scenario(s);
+  EXPECT_EQ(r->result.verdict, Verdict::Unsafe);
+  EXPECT_EQ(r->broke_in_round, 1u);  // one round already leaves the residue (NOT_REUSABLE at k=1)
+}
+
+TEST(Checker, ScaleTargetsAreExhaustive) {
+  for (Lowering low : {Lowering::Table, Lowering::ArriveWait, Lowering::Hierarchical}) {
+    Scenario s;
+    s.topo = Topology{2, 4, Fabric::Default, true, 2, Wiring::PerPeer, low};
+    s.opt.guarantee = GuaranteeMode::Declared;
+    const auto r = run_scenario(s);
+    EXPECT_EQ(r->result.verdict, Verdict::Ok) << name(low);
+    EXPECT_TRUE(r->result.exhaustive);
+  }
+  Scenario big;
+  big.topo = Topology{4, 4, Fabric::Default, false, 2, Wiring::PerPeer, Lowering::Table};
+  big.opt.guarantee = GuaranteeMode::Declared;
+  const auto r = run_scenario(big);
+  EXPECT_EQ(r->result.verdict, Verdict::Ok);
+  EXPECT_TRUE(r->result.symmetry_used);
+}
+
+TEST(Checker, RandomModeFindsC7AndRuns64Chips) {
+  Scenario s;
+  s.topo = Topology{2, 2, Fabric::Default, true, 1, Wiring::PerPeer, Lowering::Table};
+  s.random_runs = 2000;
+  s.seed = 7;
+  const auto r = run_scenario(s);
+  ASSERT_EQ(r->result.verdict, Verdict::GlobalUnsafe);
+  EXPECT_TRUE(replay(r->system, *r->result.cex));
+  Scenario big;
+  big.topo = Topology{64, 4, Fabric::Default, true, 1, Wiring::PerPeer, Lowering::Table};
+  big.random_runs = 3;
+  big.opt.guarantee = GuaranteeMode::Declared;
+  const auto b = run_scenario(big);
+  EXPECT_EQ(b->result.verdict, Verdict::Ok);
+  EXPECT_EQ(b->result.runs, 3u);
+  EXPECT_FALSE(b->result.exhaustive);
+}
+
+}  // namespace
+}  // namespace neffbar::model

@@ -1,0 +1,61 @@
+#include <gtest/gtest.h>
+
+#include "neffbar/model/composer.h"
+#include "neffbar/model/lowering.h"
+
+namespace neffbar::model {
+namespace {
+
+TEST(Composer, ValidatesTheTopology) {
+  EXPECT_EQ(compose(Topology{0, 1}).error().where, "--chips");
+  EXPECT_EQ(compose(Topology{65, 1}).error().where, "--chips");
+  EXPECT_EQ(compose(Topology{1, 0}).error().where, "--leaders");
+  EXPECT_EQ(compose(Topology{1, 5}).error().where, "--leaders");
+  Topology t{1, 1};
+  t.rounds = 0;
+  EXPECT_FALSE(compose(t).ok());
+  EXPECT_TRUE(compose(Topology{64, 4}).ok());
+}
+
+TEST(Composer, ConfigsFollowTheSpecWiring) {
+  const Composition c = *compose(Topology{2, 2, Fabric::Default, true, 1, Wiring::PerPeer, Lowering::Table});
+  ASSERT_EQ(c.configs.size(), 4u);
+  const BarrierConfigs l1 = *decode(c.configs[1]);  // chip 0, leader 1
+  const auto& st = l1.device_barrier.barrier_step_config;
+  EXPECT_EQ(l1.execute_device_barrier, 1);
+  // step 0, lane j increments leader j's semaphore 8+l
+  EXPECT_EQ(st[0].barrier_sema[0], c.sp_base(0, 0) + c.mapping.sema_offset(9, Window::Read));
+  EXPECT_EQ(st[0].barrier_sema[1], c.sp_base(0, 1) + c.mapping.sema_offset(9, Window::Read));
+  // step 3 waits its own 8+j
+  EXPECT_EQ(st[3].barrier_sema[0], c.sp_base(0, 1) + c.mapping.sema_offset(8, Window::Read));
+  EXPECT_EQ(st[3].target_sema_val[1], 1u);
+  // tier lane 0 (INTRA_POD's index) links to chip 1, leader 1
+  EXPECT_EQ(st[1].barrier_sema[0], c.sp_base(1, 1) + c.mapping.sema_offset(12, Window::Read));
+  EXPECT_EQ(st[1].barrier_sema[1], 0u);  // chip 0 ^ 2 does not exist
+  EXPECT_EQ(c.guarantee[1], (std::vector<std::uint32_t>{0, 1, 3}));
+  EXPECT_EQ(*is_host_cc(c.contexts[0].bytes), true);
+  EXPECT_EQ(leader_done_inc_addrs(c.contexts[1].bytes)->size(), 2u);
+}
+
+TEST(Composer, TierLanesComeFromSearch) {
+  EXPECT_EQ(tier_lanes(Fabric::Default), (std::vector<int>{0, 1, 2, 3}));
+  EXPECT_EQ(tier_lanes(Fabric::Switch), (std::vector<int>{0, 1}));
+  EXPECT_EQ(tier_partner(4, 1, 1), 3u);
+  EXPECT_FALSE(tier_partner(3, 1, 1));
+}
+
+TEST(Lowering, HostCcMergesTheDoneSemaphores) {  // P7 by hand
+  for (bool hcc : {true, false}) {
+    const Composition c = *compose(Topology{1, 2, Fabric::Default, hcc});
+    const System s = *lower(c, {});
+    const Process& host = s.procs[2];
+    const Process& leader = s.procs[0];
+    const std::uint32_t leader_done = leader.program.back().op.sema;
+    const std::uint32_t host_waits = host.program[2].op.sema;
+    EXPECT_EQ(leader_done == host_waits, hcc);
+    EXPECT_EQ(s.procs.size(), hcc ? 3u : 5u);  // + two proxies without host-CC
+  }
+}
+
+}  // namespace
+}  // namespace neffbar::model

@@ -112,12 +112,12 @@ nlohmann::ordered_json cex_json(const System& sys, const Counterexample& c) {
 
 bool failing(const CheckResult& r) { return r.verdict != Verdict::Ok; }
 
-void print_result(const Scenario& s, const ScenarioResult& sr, bool json) {
+void print_result(const Scenario& s, const ScenarioResult& sr, bool json, const std::string& title) {
   const CheckResult& r = sr.result;
   const double rate = r.seconds > 0 ? static_cast<double>(r.states) / r.seconds : 0;
   if (json) {
     nlohmann::ordered_json j;
-    j["scenario"] = describe(s.topo, s.hyp);
+    j["scenario"] = title;
     j["verdict"] = verdict_name(r.verdict);
     j["exhaustive"] = r.exhaustive;
     j["states"] = r.states;
@@ -125,6 +125,8 @@ void print_result(const Scenario& s, const ScenarioResult& sr, bool json) {
     j["seconds"] = r.seconds;
     j["states_per_second"] = rate;
     j["symmetry"] = r.symmetry_used;
+    j["symmetry_group"] = r.symmetry_group;
+    j["por"] = r.por_used;
     j["global_property_holds"] = !r.global_finding.has_value() && r.verdict != Verdict::Budget;
     if (sr.broke_in_round) j["broke_in_round"] = sr.broke_in_round;
     if (!r.note.empty()) j["note"] = r.note;
@@ -133,12 +135,13 @@ void print_result(const Scenario& s, const ScenarioResult& sr, bool json) {
     std::cout << j.dump(2) << '\n';
     return;
   }
-  std::cout << "scenario: " << describe(s.topo, s.hyp) << '\n'
+  std::cout << "scenario: " << title << '\n'
             << "verdict:  " << verdict_name(r.verdict) << (r.exhaustive ? "" : " (not exhaustive)") << '\n'
             << "states:   " << r.states << (r.exhaustive ? " explored" : " executed") << " in " << r.seconds << " s ("
             << static_cast<std::uint64_t>(rate) << " states/s)"
             << (r.exhaustive ? std::string(", reductions: ") + (s.opt.reduce ? "lipton" : "none") +
-                                   (r.por_used ? "+por" : "") + (r.symmetry_used ? "+symmetry" : "")
+                                   (r.por_used ? "+por" : "") +
+                                   (r.symmetry_used ? "+symmetry (group of " + std::to_string(r.symmetry_group) + ")" : "")
                              : "")
             << '\n';
   if (!r.note.empty()) std::cout << "note:     " << r.note << '\n';
@@ -178,7 +181,7 @@ void add_model_commands(CLI::App& app, int& exit_code) {
     }
     const Result<ScenarioResult> r = run_scenario(sc);
     if (!r) return void(exit_code = fail(r.error(), "check"));
-    print_result(sc, *r, a->json);
+    print_result(sc, *r, a->json, describe(sc.topo, sc.hyp));
     exit_code = code(failing(r->result) ? Exit::Failing : Exit::Ok);
   });
 
@@ -210,8 +213,10 @@ void add_model_commands(CLI::App& app, int& exit_code) {
     if (const auto o = static_oracle(sr.system); o && !b->json) {
       std::cout << "static oracle: " << (*o == 0 ? "OK" : "finds a failure") << " (applies: confluent system)\n";
     }
-    s->topo.chips = static_cast<std::uint32_t>(configs.size());
-    print_result(*s, sr, b->json);
+    print_result(*s, sr, b->json,
+                 "configs: " + std::to_string(configs.size()) + " files, fabric " + std::string(fabric_name(s->topo.fabric)) +
+                     ", rounds=" + std::to_string(s->topo.rounds) + " " + std::string(name(s->hyp.compare)) + " dec=" +
+                     std::string(name(s->hyp.dec)) + " " + std::string(name(s->topo.lowering)));
     exit_code = code(failing(sr.result) ? Exit::Failing : Exit::Ok);
   });
 

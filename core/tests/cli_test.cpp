@@ -157,11 +157,57 @@ TEST_F(Cli, UsageAndHelp) {
   EXPECT_EQ(run("frobnicate").exit_code, 2);
   EXPECT_EQ(run("search 1 1").exit_code, 2);  // --fabric is required
   EXPECT_EQ(run("decode --bogus").exit_code, 2);
-  for (const char* cmd : {"", "decode ", "encode ", "table ", "search ", "lint "}) {
+  for (const char* cmd : {"", "decode ", "encode ", "table ", "search ", "lint ", "check ", "check-configs ",
+                          "hypotheses "}) {
     const Outcome h = run(std::string(cmd) + "--help");
     EXPECT_EQ(h.exit_code, 0) << cmd;
     EXPECT_NE(h.out.find("Usage"), std::string::npos) << cmd;
   }
+}
+
+TEST_F(Cli, CheckVerdictsAndExitCodes) {
+  const Outcome ok = run("check --chips 2 --leaders 2 --host-cc --lowering hierarchical --rounds 2");
+  EXPECT_EQ(ok.exit_code, 0) << ok.out << ok.err;
+  EXPECT_NE(ok.out.find("verdict:  OK"), std::string::npos) << ok.out;
+  EXPECT_NE(ok.out.find("states/s"), std::string::npos);
+  const Outcome c7 = run("check --chips 2 --leaders 2 --host-cc");
+  EXPECT_EQ(c7.exit_code, 4);
+  // Which pair is shown depends on the symmetry representative; the shape does not.
+  EXPECT_NE(c7.out.find("GLOBAL_UNSAFE: c"), std::string::npos) << c7.out;
+  EXPECT_NE(c7.out.find("arrived (global barrier property)"), std::string::npos) << c7.out;
+  EXPECT_NE(c7.out.find("  1. host: inc("), std::string::npos) << c7.out;
+  const Outcome declared = run("check --chips 2 --leaders 2 --host-cc --guarantee declared");
+  EXPECT_EQ(declared.exit_code, 0);
+  EXPECT_NE(declared.out.find("finding (global property"), std::string::npos) << declared.out;
+  const Outcome dl = run("check --chips 1 --leaders 2 --no-proxy --json");
+  EXPECT_EQ(dl.exit_code, 4);
+  EXPECT_NE(dl.out.find("\"verdict\": \"DEADLOCK\""), std::string::npos) << dl.out;
+  const Outcome rnd = run("check --chips 64 --leaders 4 --host-cc --random 2 --seed 3 --guarantee declared");
+  EXPECT_EQ(rnd.exit_code, 0) << rnd.out << rnd.err;
+  EXPECT_NE(rnd.out.find("not exhaustive"), std::string::npos);
+  for (const char* bad : {"--chips 0", "--chips 65", "--leaders 5", "--leaders 0", "--fabric ring",
+                          "--compare lt", "--lowering tree", "--wiring star", "--roles x", "--host-addrs y"}) {
+    const Outcome r = run(std::string("check ") + bad);
+    EXPECT_EQ(r.exit_code, 1) << bad;
+    EXPECT_EQ(r.err.find('\n'), r.err.size() - 1) << bad << ": one line: " << r.err;
+  }
+  EXPECT_EQ(run("check --chips").exit_code, 2);
+}
+
+TEST_F(Cli, CheckConfigsAndHypotheses) {
+  std::string img(0x128, '\0');
+  const fs::path zero = file("zero.bin", img);
+  const Outcome r = run("check-configs '" + zero.string() + "' '" + zero.string() + "'");
+  EXPECT_EQ(r.exit_code, 4) << r.out;  // no lanes: nobody waits for anybody
+  EXPECT_NE(r.out.find("UNSAFE: cfg0 departed round 0 before cfg1 (in its guarantee) arrived"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("configs: 2 files"), std::string::npos) << r.out;
+  const Outcome bad = run("check-configs '" + file("short.bin", "abc").string() + "'");
+  EXPECT_EQ(bad.exit_code, 1);
+  EXPECT_NE(bad.err.find("short.bin"), std::string::npos) << bad.err;
+  const Outcome h = run("hypotheses --small");
+  EXPECT_EQ(h.exit_code, 0) << h.err;
+  EXPECT_NE(h.out.find("| 2x2 switch | on | 2 | gt |"), std::string::npos);
+  EXPECT_NE(h.out.find("## Shortest counterexample per failing combination"), std::string::npos);
 }
 
 TEST_F(Cli, EncodeRefusesATerminal) {

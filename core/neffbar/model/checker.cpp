@@ -384,6 +384,7 @@ CheckResult check(const System& sys, const CheckOptions& opt) {
   }
   const std::optional<Symmetry> sym = opt.symmetry && opt.reduce ? Symmetry::detect(sys, c.block_end) : std::nullopt;
   res.symmetry_used = sym.has_value();
+  if (sym) res.symmetry_group = sym->group_size();
   const bool por = opt.reduce && opt.por && !c.overflow_possible;
   res.por_used = por;
 

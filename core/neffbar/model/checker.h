@@ -77,6 +77,7 @@ struct CheckResult {
   double seconds = 0;
   bool exhaustive = true;
   bool symmetry_used = false;
+  std::uint64_t symmetry_group = 1;  // size of the verified symmetry group (the upper bound of its reduction)
   bool por_used = false;
   std::uint64_t runs = 0;  // random mode
   std::string note;

@@ -346,6 +346,26 @@ Counterexample rebuild(const Compiled& c, const std::vector<std::uint32_t>& pare
   if (f.proc != kNone) {
     fire(f.proc, true);
   } else {
+    if (f.kind == Verdict::Deadlock) {
+      // A state where no atomic block can run may still let a process take the first
+      // waits of its block one by one (they only decrease single-consumer semaphores,
+      // so they enable nobody).  Take them, so the trace ends in a state where no
+      // single instruction can run.
+      for (bool moved = true; moved;) {
+        moved = false;
+        for (std::uint32_t p = 0; p < c.P; ++p) {
+          while (x[p] < c.len[p]) {
+            c.values(x.data(), vals);
+            if (run_block(c, x.data(), p, x[p] + 1u, vals, true, true, &cex.trace, ++step).status != Status::Fired) {
+              --step;
+              break;
+            }
+            ++x[p];
+            moved = true;
+          }
+        }
+      }
+    }
     c.values(x.data(), vals);
     cex.what = f.kind == Verdict::Deadlock
                    ? "no process can step: " + blocked_summary(c, x.data(), vals)

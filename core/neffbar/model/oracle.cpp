@@ -8,9 +8,10 @@ namespace {
 
 constexpr std::uint32_t kFree = std::numeric_limits<std::uint32_t>::max();
 
-// Greedy maximal run; hold[p] = pc process p may not pass (kFree: none).
-std::vector<std::uint32_t> greedy(const System& sys, const std::vector<std::uint32_t>& hold,
-                                  std::vector<std::int32_t>& vals) {
+}  // namespace
+
+std::vector<std::uint32_t> max_progress(const System& sys, const std::vector<std::uint32_t>& hold,
+                                        std::vector<std::int32_t>& vals) {
   const std::size_t P = sys.procs.size();
   std::vector<std::uint32_t> pc(P, 0);
   vals.clear();
@@ -29,6 +30,8 @@ std::vector<std::uint32_t> greedy(const System& sys, const std::vector<std::uint
   }
   return pc;
 }
+
+namespace {
 
 std::uint32_t marker_pc(const Process& p, Marker m, std::uint16_t round) {
   for (std::uint32_t i = 0; i < p.program.size(); ++i) {
@@ -68,7 +71,7 @@ std::optional<std::uint32_t> static_oracle(const System& sys) {
   std::uint32_t found = 0;
   std::vector<std::int32_t> vals;
   const std::vector<std::uint32_t> free(P, kFree);
-  const std::vector<std::uint32_t> done = greedy(sys, free, vals);
+  const std::vector<std::uint32_t> done = max_progress(sys, free, vals);
   bool finished = true;
   for (std::size_t p = 0; p < P; ++p) finished = finished && done[p] == sys.procs[p].program.size();
   if (!finished) found |= bit(Verdict::Deadlock);
@@ -89,7 +92,7 @@ std::optional<std::uint32_t> static_oracle(const System& sys) {
         std::vector<std::uint32_t> hold = free;
         hold[p] = depart;
         if (arrive != kFree) hold[q] = arrive;
-        const std::vector<std::uint32_t> pc = greedy(sys, hold, vals);
+        const std::vector<std::uint32_t> pc = max_progress(sys, hold, vals);
         if (pc[p] != depart) continue;  // p cannot depart without q
         if (in_g[q]) {
           found |= bit(Verdict::Unsafe);

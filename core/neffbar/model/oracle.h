@@ -15,6 +15,7 @@
 
 #include <cstdint>
 #include <optional>
+#include <vector>
 
 #include "neffbar/model/checker.h"
 
@@ -24,5 +25,10 @@ namespace neffbar::model {
 std::optional<std::uint32_t> static_oracle(const System& sys);
 
 bool oracle_applies(const System& sys);
+
+// The greedy maximal run of a confluent system: process p never passes pc hold[p]
+// (UINT32_MAX: free).  Returns the pcs reached; vals receives the final values.
+std::vector<std::uint32_t> max_progress(const System& sys, const std::vector<std::uint32_t>& hold,
+                                        std::vector<std::int32_t>& vals);
 
 }  // namespace neffbar::model

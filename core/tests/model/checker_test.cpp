@@ -157,6 +157,9 @@ TEST(Checker, ReductionsAgreeWithTheUnreducedSearch) {
         EXPECT_EQ(r.found_mask, ref.found_mask)
             << describe(s.topo, s.hyp) << " fault " << name(f) << " variant " << v.reduce << v.por << v.sym;
         EXPECT_LE(r.states, ref.states);
+        if (r.cex) {
+          EXPECT_TRUE(replay(sys, *r.cex)) << describe(s.topo, s.hyp) << " fault " << name(f);
+        }
         o.collect_all = false;
         EXPECT_EQ(check(sys, o).verdict, check(sys, [&] { auto b = base; b.collect_all = false; return b; }()).verdict)
             << describe(s.topo, s.hyp) << " fault " << name(f);

@@ -1,0 +1,57 @@
+// How rapidcheck prints neffbar values in counterexamples (Boost.PFR, field by field).
+#pragma once
+
+#include <ostream>
+
+#include "neffbar/layout.h"
+#include "neffbar/model/composer.h"
+#include "neffbar/model/faults.h"
+#include "neffbar/tables.h"
+
+namespace neffbar {
+
+template <class T>
+  requires has_schema_v<T>
+void showValue(const T& v, std::ostream& os) {
+  os << schema_for<T>::value.name << "{";
+  boost::pfr::for_each_field(v, [&os](const auto& f, auto idx) {
+    os << (decltype(idx)::value ? ", " : "") << schema_for<T>::value.fields[decltype(idx)::value].name << "=";
+    using F = std::decay_t<decltype(f)>;
+    if constexpr (std::is_integral_v<F>) {
+      os << +f;
+    } else if constexpr (is_std_array<F>::value) {
+      os << "[";
+      for (std::size_t i = 0; i < f.size(); ++i) {
+        if (i) os << ",";
+        if constexpr (std::is_integral_v<typename F::value_type>) os << +f[i];
+        else showValue(f[i], os);
+      }
+      os << "]";
+    } else {
+      showValue(f, os);
+    }
+  });
+  os << "}";
+}
+
+inline void showValue(const TableImage& t, std::ostream& os) {
+  os << "TableImage{sizes={" << +t.sizes[0] << "," << +t.sizes[1] << "," << +t.sizes[2] << "," << +t.sizes[3] << "}, entries=";
+  for (int s = 0; s < kSteps; ++s) {
+    for (int e = 0; e < kEntries; ++e) {
+      const TableEntry x = entry_at(t, s, e);
+      os << "(" << x.type << "," << x.op << ")";
+    }
+    os << (s < 3 ? "|" : "}");
+  }
+}
+
+namespace model {
+inline void showValue(const Topology& t, std::ostream& os) {
+  os << "Topology{chips=" << t.chips << ", leaders=" << t.leaders << ", fabric=" << fabric_name(t.fabric)
+     << ", host_cc=" << t.host_cc << ", rounds=" << t.rounds << ", wiring=" << name(t.wiring)
+     << ", lowering=" << name(t.lowering) << "}";
+}
+inline void showValue(Fault f, std::ostream& os) { os << name(f); }
+}  // namespace model
+
+}  // namespace neffbar

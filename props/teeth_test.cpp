@@ -1,0 +1,157 @@
+// Every property has teeth: plugged into a deliberately broken implementation, it
+// FAILS.  (A property that passes here would pass whatever the code does.)
+#include <gtest/gtest.h>
+#include <rapidcheck/state.h>
+
+#include "properties.h"
+
+namespace neffbar::props {
+namespace {
+
+template <class Prop>
+bool property_fails(Prop&& prop, int cases = 300) {
+  rc::detail::TestParams params;
+  params.maxSuccess = cases;
+  params.seed = 20261130;
+  params.disableShrinking = true;  // we only need the failure, not the smallest one
+  rc::detail::TestMetadata md;
+  md.id = "teeth";
+  md.description = "teeth";
+  const auto result = rc::detail::checkTestable(std::forward<Prop>(prop), md, params);
+  return result.template is<rc::detail::FailureResult>();
+}
+
+const auto kCompose = [](const Topology& t) { return compose(t); };
+
+TEST(Teeth, P1_EncodeDroppingAReservedByte) {
+  CodecImpl broken;
+  broken.encode = [](const BarrierConfigs& c) {
+    ConfigBytes b = encode(c);
+    b[0x126] = 0;
+    return b;
+  };
+  EXPECT_TRUE(property_fails([&] { p1_round_trip(broken); }));
+  CodecImpl log_broken;
+  log_broken.full_log = [](const ConfigBytes& b) { return write_log(b, LogMode::Default); };  // not lossless
+  EXPECT_TRUE(property_fails([&] { p1_round_trip(log_broken); }));
+  EXPECT_FALSE(property_fails([] { p1_round_trip(CodecImpl{}); }, 50));  // and the real one passes
+}
+
+TEST(Teeth, P2_OverlayShiftedByOneByte) {
+  EXPECT_TRUE(property_fails([] {
+    p2_overlay([](const ConfigBytes& b) {
+      HostBarrierConfig h;
+      h.barrier_start = load_le(b.data() + 1, 8);
+      h.barrier_done = load_le(b.data() + 9, 8);
+      return h;
+    });
+  }));
+}
+
+TEST(Teeth, P3_SearchReturningTheLastMatch) {
+  EXPECT_TRUE(property_fails([] {
+    p3_search_agreement([](const TableImage& t, std::int64_t type, std::int64_t step) -> std::optional<SearchHit> {
+      if (step < 0 || step > 3 || type < 0 || type > 6) return std::nullopt;
+      std::optional<SearchHit> last;
+      const int n = std::min<int>(t.sizes[static_cast<std::size_t>(step)], 4);
+      for (int i = 0; i < n; ++i) {
+        const TableEntry e = entry_at(t, static_cast<int>(step), i);
+        if (e.type == static_cast<std::uint32_t>(type)) last = SearchHit{e.op, i};
+      }
+      return last;
+    });
+  }));
+}
+
+TEST(Teeth, P4_SwitchTableWithAnEntryStepTwo) {
+  TableImage bad = kSwitchTable;
+  store_le(bad.steps.data() + 2 * 0x20 + 4, 4, 0);  // step 2 entry 0: EXIT -> ENTRY
+  EXPECT_TRUE(property_fails([&] { p4_fabrics_agree(kCompose, bad); }, 20));
+}
+
+// A composer that drops one lane: the last leader's last step-3 wait.
+Result<Composition> drop_one_lane(const Topology& t) {
+  Result<Composition> c = compose(t);
+  BarrierConfigs cfg = *decode(c->configs.back());
+  auto& s3 = cfg.device_barrier.barrier_step_config[3];
+  for (std::size_t i = 4; i-- > 0;) {
+    if (s3.barrier_sema[i] != 0 && (c->topo.leaders > 1)) {
+      s3.barrier_sema[i] = 0;
+      break;
+    }
+  }
+  c->configs.back() = encode(cfg);
+  return c;
+}
+
+TEST(Teeth, P5_ComposerDroppingALane) {
+  EXPECT_TRUE(property_fails([] { p5_deadlock_freedom(drop_one_lane); }, 100));
+}
+
+TEST(Teeth, P5_ACheckerThatSaysOk) {
+  EXPECT_TRUE(property_fails([] { p5_faults_are_caught([](const System&) { return CheckResult{}; }); }, 50));
+}
+
+TEST(Teeth, P6_WaitsWithThresholdZero) {
+  const auto no_wait = [](const Topology& t) {
+    Result<Composition> c = compose(t);
+    for (auto& bytes : c->configs) {
+      BarrierConfigs cfg = *decode(bytes);
+      cfg.device_barrier.barrier_step_config[3].target_sema_val = {0, 0, 0, 0};
+      bytes = encode(cfg);
+    }
+    return c;
+  };
+  EXPECT_TRUE(property_fails([&] { p6_all_leaders_and(no_wait); }, 200));
+}
+
+TEST(Teeth, P7_HostCcAsNonZero) {
+  const HostCcFn nonzero = [](std::span<const std::uint8_t> ctx) -> Result<bool> { return ctx[0x231] != 0; };
+  EXPECT_TRUE(property_fails([&] { p7_host_cc_merge(nonzero); }));
+}
+
+TEST(Teeth, P8_WrongCarryAndNonZeroHostCc) {
+  EXPECT_TRUE(property_fails([] {
+    p8_sema_id_arithmetic([](std::uint8_t al) { return al <= 1 ? 2u : 6u; }, is_host_cc);  // cmp al,2
+  }));
+  EXPECT_TRUE(property_fails([] {
+    p8_sema_id_arithmetic(leader_done_sema_id_from_al,
+                          [](std::span<const std::uint8_t> c) -> Result<bool> { return c[0x231] != 0; });
+  }));
+}
+
+TEST(Teeth, P9_DecrementOneWithThresholdTwo) {
+  // A composer that always wires counters (threshold L >= 2) while the machine
+  // decrements by 1: the residue must be caught.
+  EXPECT_TRUE(property_fails([] {
+    p9_reusability([](const Topology& t) {
+      Topology c = t;
+      c.wiring = Wiring::Counting;
+      return compose(c);
+    });
+  }, 100));
+}
+
+TEST(Teeth, P10_GtInsteadOfGe) {
+  EXPECT_TRUE(property_fails([] {
+    p10_semaphore_machine([](std::span<std::int32_t> f, const SemaOp& op, Compare) { return apply(f, op, Compare::Gt); });
+  }));
+  EXPECT_TRUE(property_fails([] {  // wraps instead of reporting overflow
+    p10_semaphore_machine([](std::span<std::int32_t> f, const SemaOp& op, Compare c) {
+      if (op.prim == Prim::Inc && f[op.sema] == INT32_MAX) {
+        f[op.sema] = INT32_MIN;
+        return Outcome::Done;
+      }
+      return apply(f, op, c);
+    });
+  }));
+}
+
+TEST(Teeth, P11_OracleIgnoringThresholds) {
+  EXPECT_TRUE(property_fails([] { p11_oracle_agrees([](const System& s) -> std::optional<std::uint32_t> {
+    return oracle_applies(s) ? std::optional<std::uint32_t>(0) : std::nullopt;
+  }); }, 200));
+}
+
+}  // namespace
+}  // namespace neffbar::props

@@ -17,6 +17,7 @@
 #include "neffbar/model/oracle.h"
 #include "neffbar/model/scenario.h"
 #include "neffbar/search.h"
+#include "neffbar/semaphore_model.h"
 #include "show.h"
 
 namespace neffbar::props {
@@ -281,10 +282,8 @@ inline void p9_reusability(const std::function<Result<Composition>(const Topolog
 }
 
 // ------------------------------------------------------------------ P10 machine ----
-// The independent model: a map of int64 values, semantics written out from SPEC §5.
-struct ModelFile {
-  std::map<std::uint32_t, std::int64_t> v;
-};
+// The independent model is ReferenceSemaphores (semaphore_model.h).
+using ModelFile = ReferenceSemaphores;
 using ApplyFn = std::function<Outcome(std::span<std::int32_t>, const SemaOp&, Compare)>;
 
 // The implementation under test for the commands of the current p10 run, and what the
@@ -296,37 +295,13 @@ struct OpCommand : rc::state::Command<ModelFile, std::vector<std::int32_t>> {
   SemaOp op = *gen_sema_op(3);
   Compare cmp = *rc::gen::element(Compare::Ge, Compare::Gt);
 
-  Outcome expected(const ModelFile& m) const {
-    const std::int64_t x = m.v.count(op.sema) ? m.v.at(op.sema) : 0;
-    const bool ge = cmp == Compare::Ge ? x >= op.value : x > op.value;
-    std::int64_t next = x;
-    switch (op.prim) {
-      case Prim::Inc: next = x + 1; break;
-      case Prim::IncVal: next = x + op.value; break;
-      case Prim::WaitGeAndDec: if (!ge) return Outcome::Blocked; next = x - op.dec; break;
-      case Prim::WaitGe: if (!ge) return Outcome::Blocked; break;
-      case Prim::WaitEqAndInc: if (x != op.value) return Outcome::Blocked; next = x + 1; break;
-      case Prim::WaitEqAndClear: if (x != op.value) return Outcome::Blocked; next = 0; break;
-    }
-    return next > INT32_MAX || next < INT32_MIN ? Outcome::Overflow : Outcome::Done;
-  }
-  void apply(ModelFile& m) const override {
-    if (expected(m) != Outcome::Done) return;  // blocked / overflow: nothing changes
-    std::int64_t& x = m.v[op.sema];
-    switch (op.prim) {
-      case Prim::Inc: case Prim::WaitEqAndInc: x += 1; break;
-      case Prim::IncVal: x += op.value; break;
-      case Prim::WaitGeAndDec: x -= op.dec; break;
-      case Prim::WaitGe: break;
-      case Prim::WaitEqAndClear: x = 0; break;
-    }
-  }
+  void apply(ModelFile& m) const override { m.apply(op, cmp); }
   void run(const ModelFile& m, std::vector<std::int32_t>& sut) const override {
     const Outcome got = (*current_apply)(sut, op, cmp);
-    RC_ASSERT(got == expected(m));
+    RC_ASSERT(got == m.outcome(op, cmp));
     ModelFile after = m;
-    apply(after);
-    for (std::uint32_t s = 0; s < sut.size(); ++s) RC_ASSERT(sut[s] == (after.v.count(s) ? after.v.at(s) : 0));
+    after.apply(op, cmp);
+    for (std::uint32_t s = 0; s < sut.size(); ++s) RC_ASSERT(sut[s] == after.value(s));
     ++outcomes_seen[static_cast<std::size_t>(got)];
   }
   void show(std::ostream& os) const override {
@@ -341,7 +316,7 @@ inline void p10_semaphore_machine(const ApplyFn& sut_apply) {
   // Sometimes start near the edges so overflow is reachable.
   if (*rc::gen::arbitrary<bool>()) {
     sut[0] = INT32_MAX - 1;
-    model.v[0] = INT32_MAX - 1;
+    model.set(0, INT32_MAX - 1);
   }
   current_apply = &sut_apply;
   outcomes_seen = {};

@@ -1,0 +1,49 @@
+// decode: bytes -> decode -> encode == input; the overlay laws hold; the log writer's
+// output is the exact inverse of the JSON reader (full log), and the default log reads
+// back with the unlogged fields zeroed; lint never misbehaves; any other length is the
+// WrongLength error naming it.
+//
+// Parsing JSON costs ~100x the binary oracles, so while fuzzing the parse-back runs for
+// one input in 32 (chosen by the input's bytes, so an input always takes the same
+// path); NEFFBAR_FUZZ_EVERY=1 (set for the ctest replay) runs it for every input.  The
+// json target fuzzes the reader itself.
+#include <cstdint>
+#include <cstdlib>
+
+#include "fuzz_check.h"
+#include "neffbar/json_log.h"
+#include "neffbar/lint.h"
+
+extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
+  using namespace neffbar;
+  const Result<BarrierConfigs> cfg = decode(std::span<const std::uint8_t>(data, size));
+  if (size != kConfigSize) {
+    fuzz::require(!cfg.ok() && cfg.error().code == Errc::WrongLength, "wrong length must be an error");
+    fuzz::require(cfg.error().message().find(std::to_string(size) + " bytes") != std::string::npos,
+                  "the error names the length");
+    return 0;
+  }
+  ConfigBytes bytes;
+  std::copy(data, data + size, bytes.begin());
+  fuzz::require(cfg.ok() && encode(*cfg) == bytes, "encode(decode(b)) == b");
+  fuzz::require(decode_host(bytes) == host_view_by_overlay(cfg->device_barrier), "overlay laws");
+  for (const LintWarning& w : lint(bytes)) fuzz::require(w.offset < kConfigSize && !w.message.empty(), "lint offsets");
+  const std::string log = write_log(bytes, LogMode::Full);
+  fuzz::require(!log.empty() && log.front() == '{' && log[log.size() - 2] == '}', "the writer emits one object");
+  static const bool every = std::getenv("NEFFBAR_FUZZ_EVERY") != nullptr;
+  std::uint32_t h = 2166136261u;  // FNV-1a of the image
+  for (std::uint8_t x : bytes) h = (h ^ x) * 16777619u;
+  if (!every && (h & 31) != 0) return 0;
+  const Result<ConfigBytes> full = read_log(log);
+  fuzz::require(full.ok() && *full == bytes, "full log -> bytes is the exact inverse");
+  const Result<ConfigBytes> dflt = read_log(write_log(bytes, LogMode::Default));
+  fuzz::require(dflt.ok(), "the default log reads back");
+  for (const Leaf& l : config_leaves()) {
+    for (std::uint32_t i = 0; i < l.field->elem_size(); ++i) {
+      const std::uint8_t want = l.field->logged ? bytes[l.offset + i] : 0;
+      const std::uint8_t mask = l.field->kind == Kind::Bits ? static_cast<std::uint8_t>(l.field->max_value() << l.field->bit_shift) : 0xFF;
+      fuzz::require(((*dflt)[l.offset + i] & mask) == (want & mask), "default log keeps logged fields, zeroes the rest");
+    }
+  }
+  return 0;
+}

@@ -1,0 +1,35 @@
+// handshake: a driver-context blob -> is_host_cc is exactly ctx[0x231] == 1, and the
+// leaders' done-increment addresses equal the host's barrier_done (id 6, inc window)
+// exactly in host-CC mode (the merge); over-long counts and short blobs are errors.
+#include <cstdint>
+#include <vector>
+
+#include "fuzz_check.h"
+#include "neffbar/bytes.h"
+#include "neffbar/sema_ids.h"
+
+extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
+  using namespace neffbar;
+  // Short inputs are expanded into a full blob so the interesting bytes stay reachable:
+  // [0] host-CC byte, [1..4] leader count, then SP bases.
+  std::vector<std::uint8_t> ctx(data, data + size);
+  if (size < 64) {
+    DriverContext d;
+    if (size > 0) d.set_host_cc(data[0]);
+    if (size > 4) d.set_leader_count(static_cast<std::uint32_t>(load_le(data + 1, 4)));
+    for (std::uint32_t i = 0; i < 4 && 5 + 8 * (i + 1) <= size; ++i) d.set_sp_sema_base(i, load_le(data + 5 + 8 * i, 8));
+    ctx = d.bytes;
+  }
+  const Result<bool> hcc = is_host_cc(ctx);
+  fuzz::require(hcc.ok() == (ctx.size() > ctx_layout::kHostCc), "is_host_cc needs byte 0x231");
+  if (hcc.ok()) fuzz::require(*hcc == (ctx[ctx_layout::kHostCc] == 1), "is_host_cc == (ctx[0x231] == 1)");
+  const Result<std::vector<std::uint64_t>> addrs = leader_done_inc_addrs(ctx);
+  if (!addrs.ok()) return 0;
+  const SemaMapping m;
+  for (std::size_t i = 0; i < addrs->size(); ++i) {
+    const std::uint64_t base = load_le(ctx.data() + ctx_layout::kSpSemaBase + i * ctx_layout::kSpStride, 8);
+    const std::uint64_t host_done = base + m.sema_offset(static_cast<std::uint32_t>(SemaId::HostBarrierId0), Window::Inc);
+    fuzz::require((addrs->at(i) == host_done) == *hcc, "host-CC merge");
+  }
+  return 0;
+}

@@ -1,0 +1,129 @@
+// Writes the seed corpus of every fuzz target and their dictionaries:
+//   make_corpus OUT_DIR     -> OUT_DIR/<target>/<sha1-to-be>.seed, OUT_DIR/<target>.dict
+// (scripts/make-corpus renames the seeds to their sha1 and copies them into corpus/).
+// Seeds are real: configs composed for the reference topologies, their logs, the
+// shipped table images, composer driver contexts.
+#include <cstdint>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "neffbar/bytes.h"
+#include "neffbar/json_log.h"
+#include "neffbar/model/composer.h"
+
+namespace fs = std::filesystem;
+using namespace neffbar;
+using namespace neffbar::model;
+using Bytes = std::vector<std::uint8_t>;
+
+namespace {
+
+void put(const fs::path& dir, const std::string& name, const Bytes& b) {
+  fs::create_directories(dir);
+  std::ofstream(dir / (name + ".seed"), std::ios::binary).write(reinterpret_cast<const char*>(b.data()),
+                                                                 static_cast<std::streamsize>(b.size()));
+}
+Bytes of(const ConfigBytes& c) { return Bytes(c.begin(), c.end()); }
+Bytes of(const std::string& s) { return Bytes(s.begin(), s.end()); }
+
+std::vector<Composition> compositions() {
+  std::vector<Composition> out;
+  for (auto [c, l, f] : {std::tuple{1u, 4u, Fabric::Default}, {2u, 4u, Fabric::Default}, {2u, 2u, Fabric::Switch},
+                         {4u, 4u, Fabric::Default}, {3u, 1u, Fabric::Switch}}) {
+    for (Wiring w : {Wiring::PerPeer, Wiring::Counting}) {
+      out.push_back(*compose(Topology{c, l, f, c % 2 == 0, 1, w, Lowering::Table}));
+    }
+  }
+  return out;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  if (argc != 2) return 2;
+  const fs::path out = argv[1];
+  const auto comps = compositions();
+  int n = 0;
+  // decode + json: composed configs, zero, all-ones, and the wrong lengths.
+  std::set<ConfigBytes> configs;
+  for (const Composition& c : comps) {
+    for (const ConfigBytes& b : c.configs) configs.insert(b);
+  }
+  ConfigBytes ones;
+  ones.fill(0xFF);
+  configs.insert(ConfigBytes{});
+  configs.insert(ones);
+  for (const ConfigBytes& b : configs) {
+    put(out / "decode", "c" + std::to_string(n), of(b));
+    put(out / "json", "full" + std::to_string(n), of(write_log(b, LogMode::Full)));
+    put(out / "json", "default" + std::to_string(n), of(write_log(b, LogMode::Default)));
+    ++n;
+  }
+  for (std::size_t len : {0u, 1u, 0x124u, 0x127u, 0x129u}) put(out / "decode", "len" + std::to_string(len), Bytes(len, 0xA5));
+  put(out / "json", "notjson", of(std::string("{\"execute_device_barrier\": \"(nil)\", ")));
+  put(out / "json", "nil", of(std::string("{\"execute_device_barrier\": \"(nil)\"}")));
+  // search: both shipped images with a sweep of queries.
+  for (Fabric f : {Fabric::Default, Fabric::Switch}) {
+    const TableImage& t = table_for(f);
+    Bytes b(t.steps.begin(), t.steps.end());
+    b.insert(b.end(), t.sizes.begin(), t.sizes.end());
+    for (std::int64_t type = -1; type <= 8; ++type) {
+      for (std::int64_t step = -1; step <= 4; ++step) {
+        Bytes q(16);
+        store_le(q.data(), 8, static_cast<std::uint64_t>(type));
+        store_le(q.data() + 8, 8, static_cast<std::uint64_t>(step));
+        b.insert(b.end(), q.begin(), q.end());
+      }
+    }
+    put(out / "search", std::string(fabric_name(f)), b);
+  }
+  // sema: a barrier-like trace and an overflow trace.
+  put(out / "sema", "barrier", Bytes{0, 0, 1, 1, 0, 0, 0, 1, 2, 1, 1, 0, 0, 0, 1});
+  put(out / "sema", "overflow", Bytes{1, 1, 0, 0xFF, 0xFF, 0xFF, 0x7F, 0, 0, 0, 1, 0, 0, 0, 0});
+  // handshake: composer contexts (host-CC on and off), five leaders, a short blob.
+  for (std::size_t i = 0; i < comps.size(); i += 2) put(out / "handshake", "ctx" + std::to_string(i), comps[i].contexts[0].bytes);
+  DriverContext five;
+  five.set_leader_count(5);
+  put(out / "handshake", "five", five.bytes);
+  put(out / "handshake", "compact", Bytes{1, 2, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0});
+  // barrier: composed mode for several topologies; configs mode from composed configs.
+  for (std::uint8_t c = 0; c < 4; ++c) {
+    for (std::uint8_t flags : {std::uint8_t{0x00}, std::uint8_t{0x02}, std::uint8_t{0x0B}, std::uint8_t{0x1A}}) {
+      put(out / "barrier", "composed" + std::to_string(c) + "_" + std::to_string(flags),
+          Bytes{0, c, static_cast<std::uint8_t>(c + 1u), flags, 2, 7, 0, 0, 0});
+    }
+  }
+  for (std::size_t i = 0; i < comps.size(); ++i) {
+    Bytes b{static_cast<std::uint8_t>(1 | (i % 2 ? 4 : 0))};
+    for (std::size_t k = 0; k < std::min<std::size_t>(3, comps[i].configs.size()); ++k) {
+      b.insert(b.end(), comps[i].configs[k].begin(), comps[i].configs[k].end());
+    }
+    put(out / "barrier", "configs" + std::to_string(i), b);
+  }
+  // Dictionaries: JSON keys from the schema; addresses and thresholds as LE bytes.
+  std::ofstream json_dict(out / "json.dict");
+  std::set<std::string> keys{"addr", "soc_addr", "host_barrier", "(nil)", "0x1", "0x0"};
+  for (const Leaf& l : config_leaves()) keys.insert(std::string(l.field->name));
+  for (const Field& f : kDeviceFields) keys.insert(std::string(f.name));
+  for (const Field& f : kConfigFields) keys.insert(std::string(f.name));
+  for (const Field& f : kHostFields) keys.insert(std::string(f.name));
+  for (const std::string& k : keys) json_dict << "\"\\\"" << k << "\\\"\"\n";
+  std::ofstream bin_dict(out / "decode.dict");
+  const SemaMapping m;
+  auto le = [](std::uint64_t v, int width) {
+    std::string s = "\"";
+    for (int i = 0; i < width; ++i) {
+      char buf[8];
+      std::snprintf(buf, sizeof buf, "\\x%02X", static_cast<unsigned>((v >> (8 * i)) & 0xFF));
+      s += buf;
+    }
+    return s + "\"";
+  };
+  for (std::uint32_t id : {2u, 6u, 7u, 8u, 9u, 12u, 16u}) bin_dict << le(m.sp_base(0x0100'0000, 1) + m.sema_offset(id, Window::Read), 8) << "\n";
+  for (std::uint32_t t : {1u, 2u, 3u, 4u, 0xFFFFFFFFu}) bin_dict << le(t, 4) << "\n";
+  return 0;
+}

@@ -93,7 +93,11 @@ std::size_t mutate_config(std::uint8_t* data, std::size_t size, std::size_t max_
   size = need;
   std::uint8_t* img = data + offset;
   const auto leaves = config_leaves();
-  for (auto n = 1 + rng() % 3; n > 0; --n) {
+  std::uint8_t before[kConfigSize];
+  std::memcpy(before, img, kConfigSize);
+  // 1..3 field mutations, and more until the image really changed (an unchanged input
+  // would only re-run what libFuzzer already ran).
+  for (int n = 1 + static_cast<int>(rng() % 3); n > 0 || std::memcmp(before, img, kConfigSize) == 0; --n) {
     switch (rng() % 8) {
       case 0: img[kGateOffset] ^= 1; break;
       case 1: move_lane(img, rng, true); break;

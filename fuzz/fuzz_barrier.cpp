@@ -1,6 +1,8 @@
 // barrier: byte 0 picks the mode.
-//  - composed: a topology and a schedule seed from the bytes -> composed systems never
-//    fail (no DEADLOCK, UNSAFE, NOT_REUSABLE; the global property as documented);
+//  - composed: a topology, hypotheses and a schedule seed from the bytes -> composed
+//    systems never fail (no DEADLOCK, UNSAFE, NOT_REUSABLE), checked exhaustively (with
+//    the reductions the bytes pick) or by random schedules; faults injected by the bytes
+//    are always caught, with a counterexample that replays;
 //  - configs: 1..3 arbitrary 0x128-byte configs -> the checker ends within its budget,
 //    every counterexample replays, and the static oracle agrees where it applies.
 #include <cstdint>
@@ -8,6 +10,7 @@
 
 #include "fuzz_check.h"
 #include "neffbar/bytes.h"
+#include "neffbar/model/faults.h"
 #include "neffbar/model/oracle.h"
 #include "neffbar/model/scenario.h"
 
@@ -26,15 +29,33 @@ void composed(const std::uint8_t* d, std::size_t n) {
   t.rounds = 1 + (d[2] >> 2) % 2;
   t.lowering = (d[2] >> 3) & 1 ? Lowering::Hierarchical : Lowering::Table;
   t.wiring = (d[2] >> 4) & 1 ? Wiring::Counting : Wiring::PerPeer;
+  if (t.chips * t.leaders > 8) t.leaders = 8 / t.chips;  // keep the exhaustive search small
   Scenario s;
   s.topo = t;
   s.hyp.dec = t.wiring == Wiring::Counting ? DecMode::Target : DecMode::One;
   s.opt.guarantee = GuaranteeMode::Declared;
-  s.random_runs = 1 + d[3] % 4;  // the schedule comes from the bytes
-  s.seed = load_le(d + 4, 4);
-  const Result<ScenarioResult> r = run_scenario(s);
-  fuzz::require(r.ok(), "composition succeeds");
-  fuzz::require(r->result.verdict == Verdict::Ok, "a composed barrier never fails");
+  s.opt.reduce = (d[3] & 1) == 0;
+  s.opt.por = (d[3] & 2) == 0;
+  s.opt.symmetry = (d[3] & 4) == 0;
+  s.opt.max_states = 200000;
+  if (d[3] & 8) {
+    s.random_runs = 1 + (d[3] >> 4) % 4;  // the schedule comes from the bytes
+    s.seed = load_le(d + 4, 4);
+  }
+  Composition comp = *compose(t);
+  const Fault f = static_cast<Fault>(d[7] % 4);
+  const bool faulty = f != Fault::None && t.leaders >= 2 && inject(comp, f, d[6] % (t.chips * t.leaders));
+  const Result<System> sys = lower(comp, s.hyp);
+  fuzz::require(sys.ok(), "composition lowers");
+  const CheckResult r = s.random_runs ? random_check(*sys, s.random_runs, s.seed, 3, s.opt.guarantee)
+                                      : check(*sys, s.opt);
+  if (r.verdict == Verdict::Budget) return;
+  if (!faulty) {
+    fuzz::require(r.verdict == Verdict::Ok, "a composed barrier never fails");
+  } else if (r.exhaustive) {
+    fuzz::require(r.verdict != Verdict::Ok, "an injected fault is caught");
+  }
+  if (r.cex) fuzz::require(replay(*sys, *r.cex), "the counterexample replays");
 }
 
 void configs(const std::uint8_t* d, std::size_t n) {

@@ -3,14 +3,16 @@
 // back with the unlogged fields zeroed; lint never misbehaves; any other length is the
 // WrongLength error naming it.
 //
-// Parsing JSON costs ~100x the binary oracles, so while fuzzing the parse-back runs for
-// one input in 32 (chosen by the input's bytes, so an input always takes the same
-// path); NEFFBAR_FUZZ_EVERY=1 (set for the ctest replay) runs it for every input.  The
-// json target fuzzes the reader itself.
+// Writing and parsing JSON (and linting) cost ~4 ms under ASan+UBSan against ~12 us
+// for the binary oracles, so while fuzzing they run for one input in 1024 (chosen by
+// the input's bytes, so an input always takes the same path); NEFFBAR_FUZZ_EVERY=1
+// (set for the ctest replay) runs them for every input.  The json target fuzzes the
+// reader at full rate.
 #include <cstdint>
 #include <cstdlib>
 
 #include "fuzz_check.h"
+#include "neffbar/bytes.h"
 #include "neffbar/json_log.h"
 #include "neffbar/lint.h"
 
@@ -27,13 +29,15 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   std::copy(data, data + size, bytes.begin());
   fuzz::require(cfg.ok() && encode(*cfg) == bytes, "encode(decode(b)) == b");
   fuzz::require(decode_host(bytes) == host_view_by_overlay(cfg->device_barrier), "overlay laws");
+  static const bool every = std::getenv("NEFFBAR_FUZZ_EVERY") != nullptr;
+  std::uint64_t h = 0x243F6A8885A308D3ull;  // every byte counts: a mutant of a sampled input is not sampled
+  for (std::size_t at = 0; at < kConfigSize; at += 8) {
+    h = (h ^ load_le_as<std::uint64_t>(bytes.data() + at)) * 0x9E3779B97F4A7C15ull;
+    h ^= h >> 29;
+  }
+  if (!every && (h & 1023) != 0) return 0;
   for (const LintWarning& w : lint(bytes)) fuzz::require(w.offset < kConfigSize && !w.message.empty(), "lint offsets");
   const std::string log = write_log(bytes, LogMode::Full);
-  fuzz::require(!log.empty() && log.front() == '{' && log[log.size() - 2] == '}', "the writer emits one object");
-  static const bool every = std::getenv("NEFFBAR_FUZZ_EVERY") != nullptr;
-  std::uint32_t h = 2166136261u;  // FNV-1a of the image
-  for (std::uint8_t x : bytes) h = (h ^ x) * 16777619u;
-  if (!every && (h & 31) != 0) return 0;
   const Result<ConfigBytes> full = read_log(log);
   fuzz::require(full.ok() && *full == bytes, "full log -> bytes is the exact inverse");
   const Result<ConfigBytes> dflt = read_log(write_log(bytes, LogMode::Default));

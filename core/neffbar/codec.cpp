@@ -13,7 +13,7 @@ void read_value(const std::uint8_t* p, const Field& f, T& out) {
     if (f.kind == Kind::Bits) {
       out = static_cast<T>((p[0] >> f.bit_shift) & f.max_value());
     } else {
-      out = static_cast<T>(load_le(p, sizeof(T)));
+      out = load_le_as<T>(p);
     }
   } else if constexpr (is_std_array<T>::value) {
     using E = typename T::value_type;
@@ -34,7 +34,7 @@ void write_value(std::uint8_t* p, const Field& f, const T& in) {
       const auto mask = static_cast<std::uint8_t>(f.max_value() << f.bit_shift);
       p[0] = static_cast<std::uint8_t>((p[0] & ~mask) | ((in << f.bit_shift) & mask));
     } else {
-      store_le(p, sizeof(T), in);
+      store_le_as<T>(p, in);
     }
   } else if constexpr (is_std_array<T>::value) {
     using E = typename T::value_type;

@@ -2,6 +2,7 @@
 
 #include <array>
 #include <charconv>
+#include <cstring>
 #include <string>
 #include <vector>
 
@@ -23,68 +24,136 @@ constexpr std::array<const Field*, 5> kTopLevel{&kConfigFields[1], &kHostView, &
 bool shown(const Field& f, LogMode mode) { return f.logged || mode == LogMode::Full; }
 
 // ---------------------------------------------------------------- writer ----------
-void indent(std::string& out, int level) { out.append(static_cast<std::size_t>(level) * 2, ' '); }
+// The log's shape depends only on the schema and the mode, so the schema is walked
+// once per mode into a flat program: literal text, then one value to format, and so
+// on.  Writing a log runs that program: a copy of each literal and a formatting of each
+// value, straight into the output buffer (no iostreams, no snprintf).
+struct LogOp {
+  std::uint32_t lit_begin, lit_len;  // literal text before the value
+  const Field* field;                // nullptr: the closing literal
+  std::uint32_t offset;              // absolute offset of the value
+};
+struct LogProgram {
+  std::string literals;
+  std::vector<LogOp> ops;
+  std::size_t max_size = 0;  // upper bound of the output
+};
 
-void append_uint(std::string& out, std::uint64_t v) {
-  char buf[24];
-  const auto r = std::to_chars(buf, buf + sizeof buf, v);
-  out.append(buf, r.ptr);
-}
+class Recorder {
+ public:
+  void text(std::string_view s) { pending_ += s; }
+  void indent(int level) { pending_.append(static_cast<std::size_t>(level) * 2, ' '); }
+  void value(const Field& f, std::uint32_t offset) { flush(&f, offset); }
+  LogProgram finish() {
+    flush(nullptr, 0);
+    return std::move(prog_);
+  }
 
-void write_struct(std::string& out, const StructSchema& s, const std::uint8_t* p, int level, LogMode mode);
+ private:
+  void flush(const Field* f, std::uint32_t offset) {
+    prog_.ops.push_back(LogOp{static_cast<std::uint32_t>(prog_.literals.size()),
+                              static_cast<std::uint32_t>(pending_.size()), f, offset});
+    prog_.literals += pending_;
+    prog_.max_size += pending_.size() + 24;  // a value is at most 20 digits / 18 hex chars
+    pending_.clear();
+  }
+  std::string pending_;
+  LogProgram prog_;
+};
 
-void write_elem(std::string& out, const Field& f, const std::uint8_t* p, int level, LogMode mode) {
+void record_struct(Recorder& r, const StructSchema& s, std::uint32_t base, int level, LogMode mode);
+
+void record_elem(Recorder& r, const Field& f, std::uint32_t at, int level, LogMode mode) {
   switch (f.style()) {
     case Style::Addr:
-      out += "{ \"addr\": { \"soc_addr\": \"";
-      append_hex16(out, load_le(p, 8));
-      out += "\" } }";
+      r.text("{ \"addr\": { \"soc_addr\": \"");
+      r.value(f, at);
+      r.text("\" } }");
       break;
-    case Style::Pointer: out += ((p[0] >> f.bit_shift) & 1) ? "\"0x1\"" : "\"0x0\""; break;
-    case Style::Object: write_struct(out, *f.sub, p, level, mode); break;
-    case Style::Number:
-      append_uint(out, f.kind == Kind::Bits ? (p[0] >> f.bit_shift) & f.max_value() : load_le(p, f.elem_size()));
-      break;
+    case Style::Object: record_struct(r, *f.sub, at, level, mode); break;
+    case Style::Pointer:
+    case Style::Number: r.value(f, at); break;
   }
 }
 
-void write_field(std::string& out, const Field& f, const std::uint8_t* p, int level, LogMode mode) {
-  indent(out, level);
-  out += '"';
-  out += f.name;
-  out += "\": ";
-  if (!f.is_array()) return write_elem(out, f, p, level, mode);
+void record_field(Recorder& r, const Field& f, std::uint32_t at, int level, LogMode mode) {
+  r.indent(level);
+  r.text("\"");
+  r.text(f.name);
+  r.text("\": ");
+  if (!f.is_array()) return record_elem(r, f, at, level, mode);
   const bool multiline = f.kind == Kind::Struct || f.kind == Kind::Addr;
-  out += '[';
+  r.text("[");
   for (std::uint32_t k = 0; k < f.count; ++k) {
-    if (k > 0) out += ',';
+    if (k > 0) r.text(",");
     if (multiline) {
-      out += '\n';
-      indent(out, level + 1);
+      r.text("\n");
+      r.indent(level + 1);
     } else if (k > 0) {
-      out += ' ';
+      r.text(" ");
     }
-    write_elem(out, f, p + k * f.elem_size(), level + 1, mode);
+    record_elem(r, f, at + k * f.elem_size(), level + 1, mode);
   }
   if (multiline) {
-    out += '\n';
-    indent(out, level);
+    r.text("\n");
+    r.indent(level);
   }
-  out += ']';
+  r.text("]");
 }
 
-void write_struct(std::string& out, const StructSchema& s, const std::uint8_t* p, int level, LogMode mode) {
-  out += "{\n";
+void record_struct(Recorder& r, const StructSchema& s, std::uint32_t base, int level, LogMode mode) {
+  r.text("{\n");
   bool first = true;
   for (const Field& f : s.fields) {
     if (!shown(f, mode)) continue;
-    if (!first) out += ",\n";
+    if (!first) r.text(",\n");
     first = false;
-    write_field(out, f, p + f.offset, level + 1, mode);
+    record_field(r, f, base + f.offset, level + 1, mode);
   }
-  out += '\n';
-  indent(out, level);
-  out += '}';
+  r.text("\n");
+  r.indent(level);
+  r.text("}");
+}
+
+LogProgram compile_log(LogMode mode) {
+  Recorder r;
+  r.text("{\n");
+  bool first = true;
+  for (const Field* f : kTopLevel) {
+    if (!shown(*f, mode)) continue;
+    if (!first) r.text(",\n");
+    first = false;
+    record_field(r, *f, f->offset, 1, mode);
+  }
+  r.text("\n}\n");
+  return r.finish();
+}
+
+const LogProgram& log_program(LogMode mode) {
+  static const LogProgram dflt = compile_log(LogMode::Default);
+  static const LogProgram full = compile_log(LogMode::Full);
+  return mode == LogMode::Full ? full : dflt;
+}
+
+char* format_value(char* p, const Field& f, const std::uint8_t* v) {
+  switch (f.style()) {
+    case Style::Addr: {
+      const std::uint64_t x = load_le_as<std::uint64_t>(v);
+      *p++ = '0';
+      *p++ = 'x';
+      for (int i = 0; i < 16; ++i) *p++ = kHexDigits[(x >> (60 - 4 * i)) & 0xF];
+      return p;
+    }
+    case Style::Pointer: {
+      const char* s = ((v[0] >> f.bit_shift) & 1) ? "\"0x1\"" : "\"0x0\"";
+      std::memcpy(p, s, 5);
+      return p + 5;
+    }
+    case Style::Number:
+    case Style::Object: break;
+  }
+  const std::uint64_t x = f.kind == Kind::Bits ? (v[0] >> f.bit_shift) & f.max_value() : load_le(v, f.elem_size());
+  return std::to_chars(p, p + 20, x).ptr;
 }
 
 // ---------------------------------------------------------------- reader ----------
@@ -238,20 +307,20 @@ Result<bool> read_struct(const json& j, std::span<const Field* const> fields, st
 }  // namespace
 
 void write_log(const ConfigBytes& bytes, LogMode mode, std::string& out) {
-  out += "{\n";
-  bool first = true;
-  for (const Field* f : kTopLevel) {
-    if (!shown(*f, mode)) continue;
-    if (!first) out += ",\n";
-    first = false;
-    write_field(out, *f, bytes.data() + f->offset, 1, mode);
+  const LogProgram& prog = log_program(mode);
+  const std::size_t start = out.size();
+  out.resize(start + prog.max_size);
+  char* p = out.data() + start;
+  for (const LogOp& op : prog.ops) {
+    std::memcpy(p, prog.literals.data() + op.lit_begin, op.lit_len);
+    p += op.lit_len;
+    if (op.field) p = format_value(p, *op.field, bytes.data() + op.offset);
   }
-  out += "\n}\n";
+  out.resize(static_cast<std::size_t>(p - out.data()));
 }
 
 std::string write_log(const ConfigBytes& bytes, LogMode mode) {
   std::string out;
-  out.reserve(mode == LogMode::Full ? 4096 : 3584);
   write_log(bytes, mode, out);
   return out;
 }

@@ -48,27 +48,46 @@ class FastTable {
     return f;
   }
 
-  [[nodiscard]] constexpr std::optional<SearchHit> find(std::int64_t type, std::int64_t step) const {
+  // Slot of (type, step): step*8+type, or 7 (always empty) when out of range.
+  static constexpr std::size_t slot(std::int64_t type, std::int64_t step) {
     const bool in_range = static_cast<std::uint64_t>(step) < kSteps && static_cast<std::uint64_t>(type) < 8;
-    const Packed h = hits_[in_range ? static_cast<std::size_t>(step * 8 + type) : 7];
+    return in_range ? static_cast<std::size_t>(step * 8 + type) : 7;
+  }
+
+  [[nodiscard]] constexpr std::optional<SearchHit> find(std::int64_t type, std::int64_t step) const {
+    return unpack(hits_[slot(type, step)]);
+  }
+
+  struct Packed {
+    std::uint32_t op;
+    std::int32_t index;  // -1: not found
+  };
+  static constexpr std::optional<SearchHit> unpack(Packed h) {
     if (h.index < 0) return std::nullopt;
     return SearchHit{h.op, h.index};
   }
+  [[nodiscard]] constexpr Packed packed(std::size_t slot) const { return hits_[slot]; }
 
  private:
-  struct Packed {
-    std::uint32_t op;
-    std::int32_t index;
-  };
   std::array<Packed, kSlots> hits_{};
 };
 
 inline constexpr FastTable kFastDefault = FastTable::build(kDefaultTable);
 inline constexpr FastTable kFastSwitch = FastTable::build(kSwitchTable);
 
-// The shipped two fabrics.
+// The shipped two fabrics in one 64-slot table (fabric << 5 | slot): the hot path is
+// one index computation and one load.
+inline constexpr std::array<FastTable::Packed, 2 * FastTable::kSlots> kFastBoth = [] {
+  std::array<FastTable::Packed, 2 * FastTable::kSlots> a{};
+  for (std::size_t i = 0; i < FastTable::kSlots; ++i) {
+    a[i] = kFastDefault.packed(i);
+    a[FastTable::kSlots + i] = kFastSwitch.packed(i);
+  }
+  return a;
+}();
+
 inline std::optional<SearchHit> search_fast(std::int64_t type, std::int64_t step, Fabric fabric) {
-  return (fabric == Fabric::Switch ? kFastSwitch : kFastDefault).find(type, step);
+  return FastTable::unpack(kFastBoth[(fabric == Fabric::Switch ? FastTable::kSlots : 0) + FastTable::slot(type, step)]);
 }
 inline std::optional<SearchHit> search_faithful(std::int64_t type, std::int64_t step, Fabric fabric) {
   return search_faithful(table_for(fabric), type, step);

@@ -1,0 +1,42 @@
+#!/usr/bin/env bash
+# Runs fuzz/oss-fuzz/build.sh the way OSS-Fuzz does, here: clang++-14 with libc++
+# (Debian's libc++-14-dev) and libFuzzer, then checks $OUT and runs each target on its
+# seed corpus.  ctest label oss-fuzz.
+set -euo pipefail
+here=$(cd "$(dirname "$0")/../.." && pwd)
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+export CC=clang-14 CXX=clang++-14 SRC="$tmp/src"
+mkdir -p "$SRC"
+
+# build_and_check NAME CXXFLAGS ENGINE STDLIB: one build.sh run into $tmp/NAME
+build_and_check() {
+  local name=$1 stdlib=$4
+  export CFLAGS="-O1 -fsanitize=fuzzer-no-link" CXXFLAGS="$2" LIB_FUZZING_ENGINE="$3"
+  export OUT="$tmp/$name/out" WORK="$tmp/$name/work"
+  mkdir -p "$OUT" "$WORK"
+  "$here/fuzz/oss-fuzz/build.sh" > "$tmp/$name.log" 2>&1 || { tail -40 "$tmp/$name.log"; exit 1; }
+  for t in decode json search sema handshake barrier; do
+    for f in "fuzz_$t" "fuzz_$t.options" "fuzz_$t.dict" "fuzz_${t}_seed_corpus.zip"; do
+      [ -s "$OUT/$f" ] || { echo "$name: missing $OUT/$f"; exit 1; }
+    done
+    if [ "$stdlib" = libc++ ]; then
+      if ldd "$OUT/fuzz_$t" | grep -q 'libstdc++'; then echo "$name: fuzz_$t links libstdc++"; exit 1; fi
+      ldd "$OUT/fuzz_$t" | grep -q 'libc++' || { echo "$name: fuzz_$t does not link libc++"; exit 1; }
+    fi
+    rm -rf "$tmp/seeds"; mkdir -p "$tmp/seeds"
+    (cd "$tmp/seeds" && unzip -q "$OUT/fuzz_${t}_seed_corpus.zip")
+    if [ -n "$3" ]; then
+      "$OUT/fuzz_$t" -runs=200 "$tmp/seeds" > "$tmp/run.log" 2>&1 || { tail -20 "$tmp/run.log"; exit 1; }
+    else
+      "$OUT/fuzz_$t" "$tmp/seeds" > "$tmp/run.log" 2>&1 || { tail -20 "$tmp/run.log"; exit 1; }
+    fi
+  done
+  echo "oss-fuzz build.sh ($name): 6 targets, options, dicts and seed zips in \$OUT; all ran on their seeds"
+}
+
+# 1. libc++ (as OSS-Fuzz builds), with a standalone engine: Debian's libFuzzer runtime
+#    is itself built on libstdc++, so linking it would bring libstdc++ back in.
+build_and_check libcxx "-O1 -stdlib=libc++" "" libc++
+# 2. libFuzzer with ASan+UBSan (the default libstdc++).
+build_and_check libfuzzer "-O1 -fsanitize=address,undefined,fuzzer-no-link" "-fsanitize=fuzzer,address,undefined" libstdc++

@@ -9,6 +9,7 @@
 #include "io.h"
 #include "neffbar/model/hypotheses.h"
 #include "neffbar/model/oracle.h"
+#include "neffbar/model/promela.h"
 #include "neffbar/model/scenario.h"
 
 namespace neffbar::cli {
@@ -218,6 +219,29 @@ void add_model_commands(CLI::App& app, int& exit_code) {
                      ", rounds=" + std::to_string(s->topo.rounds) + " " + std::string(name(s->hyp.compare)) + " dec=" +
                      std::string(name(s->hyp.dec)) + " " + std::string(name(s->topo.lowering)));
     exit_code = code(failing(sr.result) ? Exit::Failing : Exit::Ok);
+  });
+
+  // ---- promela ----
+  auto pa = std::make_shared<CheckArgs>();
+  auto* pm = app.add_subcommand("promela", "Export a composed system as a Promela model for SPIN (same options as check)");
+  pm->add_option("--chips", pa->chips, "Chips (1..64)")->capture_default_str();
+  pm->add_option("--leaders", pa->leaders, "Leader SPs per chip (1..4)")->capture_default_str();
+  pm->add_option("--fabric", pa->fabric, "default|switch")->capture_default_str();
+  pm->add_flag("--host-cc", pa->host_cc, "Host-CC mode");
+  pm->add_flag("--no-proxy", pa->no_proxy, "Drop the barrier proxy");
+  pm->add_option("--wiring", pa->wiring, "per_peer|counting")->capture_default_str();
+  pm->add_option("--roles", pa->roles, "code|narrative")->capture_default_str();
+  pm->add_option("--host-addrs", pa->host_addrs, "ctx|config")->capture_default_str();
+  add_hypothesis_options(pm, *pa);
+  pm->callback([pa, &exit_code] {
+    const Result<Scenario> s = to_scenario(*pa);
+    if (!s) return void(exit_code = fail(s.error(), "promela"));
+    const Result<Composition> comp = compose(s->topo);
+    if (!comp) return void(exit_code = fail(comp.error(), "promela"));
+    const Result<System> sys = lower(*comp, s->hyp);
+    if (!sys) return void(exit_code = fail(sys.error(), "promela"));
+    std::cout << to_promela(*sys, s->opt.guarantee == GuaranteeMode::Global);
+    exit_code = code(Exit::Ok);
   });
 
   // ---- hypotheses ----

@@ -54,6 +54,19 @@ void add_hypothesis_options(CLI::App* cmd, CheckArgs& a) {
   cmd->add_flag("--json", a.json, "Machine-readable output");
 }
 
+// The topology and the host-side choices (check, promela).
+void add_topology_options(CLI::App* cmd, CheckArgs& a) {
+  cmd->add_option("--chips", a.chips, "Chips (1..64)")->capture_default_str();
+  cmd->add_option("--leaders", a.leaders, "Leader SPs per chip (1..4)")->capture_default_str();
+  cmd->add_option("--fabric", a.fabric, "default|switch")->capture_default_str();
+  cmd->add_flag("--host-cc", a.host_cc, "Host-CC mode (ctx[0x231] == 1): the done semaphores merge");
+  cmd->add_flag("--no-proxy", a.no_proxy, "Drop the barrier proxy (non-host-CC mode)");
+  cmd->add_option("--wiring", a.wiring, "per_peer|counting")->capture_default_str();
+  cmd->add_option("--roles", a.roles, "code|narrative: start/done semaphore ids (C2)")->capture_default_str();
+  cmd->add_option("--host-addrs", a.host_addrs, "ctx|config: where the host leg takes its addresses (C1)")
+      ->capture_default_str();
+}
+
 Result<Scenario> to_scenario(const CheckArgs& a) {
   Scenario s;
   auto f = parse_fabric(a.fabric);
@@ -161,15 +174,7 @@ void print_result(const Scenario& s, const ScenarioResult& sr, bool json, const 
 void add_model_commands(CLI::App& app, int& exit_code) {
   auto a = std::make_shared<CheckArgs>();
   auto* cmd = app.add_subcommand("check", "Compose a topology, lower it and model-check it (exit 4 on a failing verdict)");
-  cmd->add_option("--chips", a->chips, "Chips (1..64)")->capture_default_str();
-  cmd->add_option("--leaders", a->leaders, "Leader SPs per chip (1..4)")->capture_default_str();
-  cmd->add_option("--fabric", a->fabric, "default|switch")->capture_default_str();
-  cmd->add_flag("--host-cc", a->host_cc, "Host-CC mode (ctx[0x231] == 1): the done semaphores merge");
-  cmd->add_flag("--no-proxy", a->no_proxy, "Drop the barrier proxy (non-host-CC mode)");
-  cmd->add_option("--wiring", a->wiring, "per_peer|counting")->capture_default_str();
-  cmd->add_option("--roles", a->roles, "code|narrative: start/done semaphore ids (C2)")->capture_default_str();
-  cmd->add_option("--host-addrs", a->host_addrs, "ctx|config: where the host leg takes its addresses (C1)")
-      ->capture_default_str();
+  add_topology_options(cmd, *a);
   add_hypothesis_options(cmd, *a);
   cmd->callback([a, &exit_code] {
     const Result<Scenario> s = to_scenario(*a);
@@ -224,14 +229,7 @@ void add_model_commands(CLI::App& app, int& exit_code) {
   // ---- promela ----
   auto pa = std::make_shared<CheckArgs>();
   auto* pm = app.add_subcommand("promela", "Export a composed system as a Promela model for SPIN (same options as check)");
-  pm->add_option("--chips", pa->chips, "Chips (1..64)")->capture_default_str();
-  pm->add_option("--leaders", pa->leaders, "Leader SPs per chip (1..4)")->capture_default_str();
-  pm->add_option("--fabric", pa->fabric, "default|switch")->capture_default_str();
-  pm->add_flag("--host-cc", pa->host_cc, "Host-CC mode");
-  pm->add_flag("--no-proxy", pa->no_proxy, "Drop the barrier proxy");
-  pm->add_option("--wiring", pa->wiring, "per_peer|counting")->capture_default_str();
-  pm->add_option("--roles", pa->roles, "code|narrative")->capture_default_str();
-  pm->add_option("--host-addrs", pa->host_addrs, "ctx|config")->capture_default_str();
+  add_topology_options(pm, *pa);
   add_hypothesis_options(pm, *pa);
   pm->callback([pa, &exit_code] {
     const Result<Scenario> s = to_scenario(*pa);

@@ -224,7 +224,9 @@ inline void p7_host_cc_merge(const HostCcFn& host_cc) {
   const Result<std::vector<std::uint64_t>> addrs = leader_done_inc_addrs(ctx);
   const Result<bool> hcc = host_cc(ctx);
   if (!addrs.ok()) {
-    RC_ASSERT(ctx.size() < ctx_layout::kMinSize || load_le(ctx.data() + ctx_layout::kLeaderCount, 4) > 4);
+    // (RC_ASSERT decomposes its expression and would evaluate both sides of ||.)
+    const bool explained = ctx.size() < ctx_layout::kMinSize || load_le(ctx.data() + ctx_layout::kLeaderCount, 4) > 4;
+    RC_ASSERT(explained);
     RC_TAG("rejected");
     return;
   }

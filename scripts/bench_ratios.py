@@ -2,6 +2,7 @@
 and the targets of the performance issue.  Shared by scripts/bench and
 scripts/bench-compare.  Usage: bench_ratios.py RUN.json"""
 import json
+import math
 import sys
 
 # benchmark -> its floor (the same run's cheapest version of the same work)
@@ -39,6 +40,49 @@ def medians(path):
         unit = {"ns": 1, "us": 1e3, "ms": 1e6, "s": 1e9}[b.get("time_unit", "ns")]
         times[name] = b["cpu_time"] * unit
     return times
+
+
+def repetitions(path):
+    """name -> [cpu_time ns of each repetition] (plain iteration entries)."""
+    with open(path) as f:
+        data = json.load(f)
+    reps = {}
+    for b in data["benchmarks"]:
+        if b.get("run_type", "iteration") != "iteration":
+            continue
+        unit = {"ns": 1, "us": 1e3, "ms": 1e6, "s": 1e9}[b.get("time_unit", "ns")]
+        reps.setdefault(b.get("run_name", b["name"]), []).append(b["cpu_time"] * unit)
+    return reps
+
+
+def mann_whitney_p(a, b):
+    """Two-sided Mann-Whitney U p-value, normal approximation with tie correction
+    (what compare.py reports, without needing scipy)."""
+    n1, n2 = len(a), len(b)
+    if n1 < 2 or n2 < 2:
+        return None
+    allv = sorted((v, i) for i, v in enumerate(a + b))
+    ranks = [0.0] * (n1 + n2)
+    ties = 0.0
+    i = 0
+    while i < len(allv):
+        j = i
+        while j + 1 < len(allv) and allv[j + 1][0] == allv[i][0]:
+            j += 1
+        for k in range(i, j + 1):
+            ranks[allv[k][1]] = (i + j) / 2 + 1
+        t = j - i + 1
+        ties += t ** 3 - t
+        i = j + 1
+    r1 = sum(ranks[:n1])
+    u = r1 - n1 * (n1 + 1) / 2
+    mu = n1 * n2 / 2
+    n = n1 + n2
+    sigma = math.sqrt(n1 * n2 / 12 * ((n + 1) - ties / (n * (n - 1))))
+    if sigma == 0:
+        return 1.0
+    z = (abs(u - mu) - 0.5) / sigma
+    return math.erfc(max(z, 0) / math.sqrt(2))
 
 
 def normalized(times):

@@ -81,9 +81,19 @@ int main(int argc, char** argv) {
     }
     put(out / "search", std::string(fabric_name(f)), b);
   }
-  // sema: a barrier-like trace and an overflow trace.
+  // sema: a barrier-like trace, an overflow trace, and every primitive blocked and done.
   put(out / "sema", "barrier", Bytes{0, 0, 1, 1, 0, 0, 0, 1, 2, 1, 1, 0, 0, 0, 1});
   put(out / "sema", "overflow", Bytes{1, 1, 0, 0xFF, 0xFF, 0xFF, 0x7F, 0, 0, 0, 1, 0, 0, 0, 0});
+  for (std::uint8_t cmp = 0; cmp < 2; ++cmp) {
+    Bytes all{cmp};
+    for (std::uint8_t prim = 0; prim < 6; ++prim) {
+      for (std::uint8_t v : {std::uint8_t{0}, std::uint8_t{1}, std::uint8_t{2}}) {
+        const Bytes op{prim, 0, v, 0, 0, 0, 1};
+        all.insert(all.end(), op.begin(), op.end());
+      }
+    }
+    put(out / "sema", "every_prim" + std::to_string(cmp), all);
+  }
   // handshake: composer contexts (host-CC on and off), five leaders, a short blob.
   for (std::size_t i = 0; i < comps.size(); i += 2) put(out / "handshake", "ctx" + std::to_string(i), comps[i].contexts[0].bytes);
   DriverContext five;
@@ -91,14 +101,20 @@ int main(int argc, char** argv) {
   put(out / "handshake", "five", five.bytes);
   put(out / "handshake", "compact", Bytes{1, 2, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0});
   // barrier: composed mode for several topologies; configs mode from composed configs.
+  // composed: [mode, chips, leaders, topology flags, check flags, seed x4 ... leader, fault]
   for (std::uint8_t c = 0; c < 4; ++c) {
     for (std::uint8_t flags : {std::uint8_t{0x00}, std::uint8_t{0x02}, std::uint8_t{0x0B}, std::uint8_t{0x1A}}) {
-      put(out / "barrier", "composed" + std::to_string(c) + "_" + std::to_string(flags),
-          Bytes{0, c, static_cast<std::uint8_t>(c + 1u), flags, 2, 7, 0, 0, 0});
+      for (std::uint8_t check : {std::uint8_t{0x00}, std::uint8_t{0x07}, std::uint8_t{0x18}}) {
+        if (check == 0x07 && c >= 2) continue;  // the unreduced search only on 1-2 chips
+        for (std::uint8_t fault = 0; fault < 4; ++fault) {
+          put(out / "barrier", "composed" + std::to_string(c) + "_" + std::to_string(flags) + "_" + std::to_string(check) + "_" + std::to_string(fault),
+              Bytes{0, c, static_cast<std::uint8_t>(c + 1u), flags, check, 7, 0, 1, fault});
+        }
+      }
     }
   }
   for (std::size_t i = 0; i < comps.size(); ++i) {
-    Bytes b{static_cast<std::uint8_t>(1 | (i % 2 ? 4 : 0))};
+    Bytes b{static_cast<std::uint8_t>(1 | ((i % 8) << 1) | (i % 3 == 0 ? 0x10 : 0))};  // GT, dec, fabric, rounds vary
     for (std::size_t k = 0; k < std::min<std::size_t>(3, comps[i].configs.size()); ++k) {
       b.insert(b.end(), comps[i].configs[k].begin(), comps[i].configs[k].end());
     }

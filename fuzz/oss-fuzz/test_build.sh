@@ -21,8 +21,11 @@ build_and_check() {
       [ -s "$OUT/$f" ] || { echo "$name: missing $OUT/$f"; exit 1; }
     done
     if [ "$stdlib" = libc++ ]; then
-      if ldd "$OUT/fuzz_$t" | grep -q 'libstdc++'; then echo "$name: fuzz_$t links libstdc++"; exit 1; fi
-      ldd "$OUT/fuzz_$t" | grep -q 'libc++' || { echo "$name: fuzz_$t does not link libc++"; exit 1; }
+      # (ldd's output is captured first: with pipefail, grep -q closing the pipe early
+      # would make ldd fail with SIGPIPE.)
+      libs=$(ldd "$OUT/fuzz_$t")
+      if grep -q 'libstdc++' <<<"$libs"; then echo "$name: fuzz_$t links libstdc++"; exit 1; fi
+      grep -q 'libc++' <<<"$libs" || { echo "$name: fuzz_$t does not link libc++"; exit 1; }
     fi
     rm -rf "$tmp/seeds"; mkdir -p "$tmp/seeds"
     (cd "$tmp/seeds" && unzip -q "$OUT/fuzz_${t}_seed_corpus.zip")

@@ -27,7 +27,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   if (!addrs.ok()) return 0;
   const SemaMapping m;
   for (std::size_t i = 0; i < addrs->size(); ++i) {
-    const std::uint64_t base = load_le(ctx.data() + ctx_layout::kSpSemaBase + i * ctx_layout::kSpStride, 8);
+    const std::uint64_t base = *sp_sema_base(ctx, static_cast<std::uint32_t>(i));
     const std::uint64_t host_done = base + m.sema_offset(static_cast<std::uint32_t>(SemaId::HostBarrierId0), Window::Inc);
     fuzz::require((addrs->at(i) == host_done) == *hcc, "host-CC merge");
   }

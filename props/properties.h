@@ -233,7 +233,7 @@ inline void p7_host_cc_merge(const HostCcFn& host_cc) {
   RC_ASSERT(hcc.ok());
   const SemaMapping m;
   for (std::size_t i = 0; i < addrs->size(); ++i) {
-    const std::uint64_t base = load_le(ctx.data() + ctx_layout::kSpSemaBase + i * ctx_layout::kSpStride, 8);
+    const std::uint64_t base = *sp_sema_base(ctx, static_cast<std::uint32_t>(i));
     const std::uint64_t host_done = base + m.sema_offset(static_cast<std::uint32_t>(SemaId::HostBarrierId0), Window::Inc);
     RC_ASSERT((addrs->at(i) == host_done) == *hcc);
   }

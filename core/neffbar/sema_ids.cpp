@@ -35,6 +35,12 @@ std::optional<SemaRef> resolve(const SemaMapping& m, std::uint64_t addr) {
   return std::nullopt;
 }
 
+Result<std::uint64_t> sp_sema_base(std::span<const std::uint8_t> ctx, std::uint32_t leader) {
+  const std::size_t at = ctx_layout::kSpSemaBase + std::size_t{leader} * ctx_layout::kSpStride;
+  if (ctx.size() < at + 8) return short_ctx(at + 8, ctx.size(), ("SP semaphore base @" + hex(at)).c_str());
+  return load_le(ctx.data() + at, 8);
+}
+
 Result<std::vector<std::uint64_t>> leader_done_inc_addrs(std::span<const std::uint8_t> ctx,
                                                          const SemaMapping& m) {
   if (ctx.size() < ctx_layout::kLeaderCount + 4) {
@@ -52,10 +58,9 @@ Result<std::vector<std::uint64_t>> leader_done_inc_addrs(std::span<const std::ui
   std::vector<std::uint64_t> out;
   out.reserve(count);
   for (std::uint32_t i = 0; i < count; ++i) {
-    const std::size_t at = ctx_layout::kSpSemaBase + i * ctx_layout::kSpStride;
-    if (ctx.size() < at + 8) return short_ctx(at + 8, ctx.size(), ("SP semaphore base @" + hex(at)).c_str());
-    const std::uint64_t base = load_le(ctx.data() + at, 8);              // mov rbx,[sp+0x6820]
-    out.push_back(base + m.sema_offset(id, Window::Inc));                 // add rbx,rcx
+    const Result<std::uint64_t> base = sp_sema_base(ctx, i);             // mov rbx,[sp+0x6820]
+    if (!base) return base.error();
+    out.push_back(*base + m.sema_offset(id, Window::Inc));                // add rbx,rcx
   }
   return out;
 }

@@ -99,6 +99,10 @@ struct SemaRef {
 };
 std::optional<SemaRef> resolve(const SemaMapping& m, std::uint64_t addr);
 
+// The semaphore base of leader SP `leader`: the u64 at ctx + leader*0x138 + 0x6820
+// (OBSERVED: mov rbx,[sp_struct+0x6820]).  ShortContext when the blob ends before it.
+Result<std::uint64_t> sp_sema_base(std::span<const std::uint8_t> ctx, std::uint32_t leader);
+
 // encd_get_leader_sps_barrier_done_semas_inc_addrs @0x240d40: for each leader SP i,
 // u64 at ctx + i*0x138 + 0x6820 plus the inc-window offset of the done id (6 / 2).
 // Errors: blob shorter than what is read; more than MAX_LEADERS leaders.

@@ -76,7 +76,7 @@ Result<System> lower(const Composition& comp, const Hypotheses& h) {
   const std::uint32_t start_id = h.roles == Roles::Code ? kStartCode : kNarrativeStart;
   const std::uint32_t host_done_id =
       h.roles == Roles::Code ? static_cast<std::uint32_t>(SemaId::HostBarrierId0) : kNarrativeDone;
-  std::vector<std::uint64_t> start_addr, host_done_addr, leader_done_addr, device_done_addr;
+  std::vector<std::uint64_t> sp_base, start_addr, host_done_addr, leader_done_addr, device_done_addr;
   std::vector<bool> needs_proxy;  // from each chip's ctx (is_host_cc), not from the topology
 
   for (std::uint32_t c = 0; c < C; ++c) {
@@ -86,7 +86,10 @@ Result<System> lower(const Composition& comp, const Hypotheses& h) {
     const Result<bool> host_cc = is_host_cc(ctx);
     if (!host_cc) return host_cc.error();
     for (std::uint32_t l = 0; l < L; ++l) {
-      const std::uint64_t base = load_le(ctx.data() + ctx_layout::kSpSemaBase + l * ctx_layout::kSpStride, 8);
+      const Result<std::uint64_t> sp = sp_sema_base(ctx, l);
+      if (!sp) return sp.error();
+      const std::uint64_t base = *sp;
+      sp_base.push_back(base);
       const ConfigBytes& bytes = comp.configs[c * L + l];
       if (h.host_addrs == HostAddrs::Config) {  // C1: the host view of the same bytes
         const HostBarrierConfig hv = decode_host(bytes);
@@ -111,9 +114,7 @@ Result<System> lower(const Composition& comp, const Hypotheses& h) {
     p.participant = true;
     p.guarantee = comp.guarantee[k];
     const BarrierConfigs cfg = *decode(comp.configs[k]);
-    const std::vector<std::uint8_t>& ctx = comp.contexts[c].bytes;
-    const std::uint64_t base = load_le(ctx.data() + ctx_layout::kSpSemaBase + l * ctx_layout::kSpStride, 8);
-    const std::uint32_t own_start = space.intern(base + comp.mapping.sema_offset(start_id, Window::Read), sys);
+    const std::uint32_t own_start = space.intern(sp_base[k] + comp.mapping.sema_offset(start_id, Window::Read), sys);
     const std::uint32_t done = space.intern(leader_done_addr[k], sys);
     for (std::uint16_t r = 0; r < comp.topo.rounds; ++r) {
       p.program.push_back(prim(Prim::WaitGeAndDec, own_start, 1, 1, r));

@@ -82,9 +82,9 @@ constexpr std::size_t packed_size() {
 // The schema and the logical struct agree field by field: same count (PFR), same
 // element count and packed size, and the integer type can hold the field's values.
 template <class T, std::size_t... I>
-constexpr bool struct_matches_schema(std::index_sequence<I...>) {
+consteval bool struct_matches_schema(std::index_sequence<I...>) {
   constexpr const StructSchema& s = schema_for<T>::value;
-  auto one = [](const Field& f, auto tag) {
+  auto one = [](const Field& f, auto tag) consteval {
     using F = typename decltype(tag)::type;
     if (f.kind == Kind::Bits) return std::is_same_v<F, std::uint8_t>;
     if constexpr (is_std_array<F>::value) {
@@ -97,7 +97,7 @@ constexpr bool struct_matches_schema(std::index_sequence<I...>) {
          (one(s.fields[I], std::type_identity<boost::pfr::tuple_element_t<I, T>>{}) && ...);
 }
 template <class T>
-constexpr bool struct_matches_schema() {
+consteval bool struct_matches_schema() {
   return boost::pfr::tuple_size_v<T> == schema_for<T>::value.fields.size() &&
          struct_matches_schema<T>(std::make_index_sequence<boost::pfr::tuple_size_v<T>>{});
 }

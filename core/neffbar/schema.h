@@ -74,23 +74,23 @@ struct StructSchema {
 };
 
 namespace schema_detail {
-constexpr Field scalar(std::string_view n, std::uint32_t off, Kind k, bool logged = true,
+consteval Field scalar(std::string_view n, std::uint32_t off, Kind k, bool logged = true,
                        Tag t = Tag::Observed) {
   const std::uint32_t sz = k == Kind::U8 ? 1 : k == Kind::U16 ? 2 : k == Kind::U32 ? 4 : 8;
   return Field{n, off, sz, k, 1, logged, t};
 }
-constexpr Field array(std::string_view n, std::uint32_t off, Kind k, std::uint32_t count,
+consteval Field array(std::string_view n, std::uint32_t off, Kind k, std::uint32_t count,
                       bool logged = true, Tag t = Tag::Observed) {
   Field f = scalar(n, off, k, logged, t);
   f.size *= count;
   f.count = count;
   return f;
 }
-constexpr Field nested(std::string_view n, std::uint32_t off, const StructSchema& s,
+consteval Field nested(std::string_view n, std::uint32_t off, const StructSchema& s,
                        std::uint32_t count = 1) {
   return Field{n, off, s.size * count, Kind::Struct, count, true, Tag::Observed, &s};
 }
-constexpr Field bits(std::string_view n, std::uint32_t off, std::uint8_t shift,
+consteval Field bits(std::string_view n, std::uint32_t off, std::uint8_t shift,
                      std::uint8_t width, bool logged) {
   return Field{n, off, 1, Kind::Bits, 1, logged, Tag::Observed, nullptr, shift, width};
 }
@@ -160,7 +160,7 @@ inline constexpr std::size_t kGateOffset = 0x124;
 // Self-checks of the table: every field lies inside its struct, fields are in offset
 // order and never overlap (except bit-fields sharing one byte), and the struct sizes
 // are the observed ones.
-constexpr bool schema_is_consistent(const StructSchema& s) {
+consteval bool schema_is_consistent(const StructSchema& s) {
   std::uint32_t end = 0;
   std::uint32_t bits_used = 0;
   for (std::size_t i = 0; i < s.fields.size(); ++i) {

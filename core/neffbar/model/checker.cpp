@@ -257,7 +257,9 @@ std::string residue_summary(const Compiled& c, const std::vector<std::int32_t>& 
 // ------------------------------------------------------------------ state set ----
 class StateSet {
  public:
-  explicit StateSet(std::uint32_t width) : width_(width), table_(1u << 16, 0) {}
+  // Starts small (most checks are small; a big first table costs page faults on every
+  // call) and doubles at half load.
+  explicit StateSet(std::uint32_t width) : width_(width), table_(1u << 8, 0) {}
 
   // (index, inserted)
   std::pair<std::uint32_t, bool> insert(const std::uint16_t* pcs) {

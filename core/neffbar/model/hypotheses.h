@@ -31,6 +31,12 @@ struct MatrixOptions {
 // The reference topologies: 1x4 default, 2x4 default, 2x2 switch, 4x4 default.
 std::vector<std::pair<std::uint32_t, std::uint32_t>> reference_topologies(bool small);
 
+// Every scenario of the matrix, in the order of its rows (1536; 768 with `small`).
+std::vector<Scenario> matrix_scenarios(bool small);
+// One row: the scenario checked, with its shortest counterexample formatted; the
+// composer's error for a topology out of range.
+Result<MatrixRow> matrix_row(const Scenario& s);
+
 std::vector<MatrixRow> run_matrix(const MatrixOptions& opt = {});
 
 std::string matrix_markdown(const std::vector<MatrixRow>& rows);

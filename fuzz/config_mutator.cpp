@@ -117,10 +117,18 @@ std::size_t cross_configs(const std::uint8_t* a, std::size_t a_size, const std::
   if (a_size < need || b_size < need || max_out < need) return 0;
   Rng rng(seed);
   std::memcpy(out, a, need);
+  std::uint32_t coin = 0;  // one random bit a leaf, 30 bits a draw
+  int left = 0;
   for (const Leaf& l : config_leaves()) {
-    if (rng() % 2) write_leaf(out + offset, l, read_leaf(b + offset, l));
+    if (left-- == 0) {
+      coin = static_cast<std::uint32_t>(rng());
+      left = 29;
+    }
+    if (coin & 1) write_leaf(out + offset, l, read_leaf(b + offset, l));
+    coin >>= 1;
   }
-  return need;
+  // A child equal to its first parent would only re-run it: no crossover then.
+  return std::memcmp(out, a, need) == 0 ? 0 : need;
 }
 
 }  // namespace neffbar::fuzz

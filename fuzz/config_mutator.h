@@ -17,7 +17,8 @@ namespace neffbar::fuzz {
 std::size_t mutate_config(std::uint8_t* data, std::size_t size, std::size_t max_size, std::size_t offset,
                           unsigned seed);
 
-// Field-granular crossover of two config images at `offset`.
+// Field-granular crossover of two config images at `offset`: each leaf from one parent
+// or the other.  0 (no child) when the child would equal the first parent.
 std::size_t cross_configs(const std::uint8_t* a, std::size_t a_size, const std::uint8_t* b, std::size_t b_size,
                           std::uint8_t* out, std::size_t max_out, std::size_t offset, unsigned seed);
 

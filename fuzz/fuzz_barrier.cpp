@@ -1,16 +1,28 @@
 // barrier: byte 0 picks the mode.
-//  - composed: a topology, hypotheses and a schedule seed from the bytes -> composed
-//    systems never fail (no DEADLOCK, UNSAFE, NOT_REUSABLE), checked exhaustively (with
-//    the reductions the bytes pick) or by random schedules; faults injected by the bytes
-//    are always caught, with a counterexample that replays;
-//  - configs: 1..3 arbitrary 0x128-byte configs -> the checker ends within its budget,
-//    every counterexample replays, and the static oracle agrees where it applies.
+//  - composed (bits 0,1 clear): a topology, hypotheses and a schedule seed from the
+//    bytes -> composed systems never fail (no DEADLOCK, UNSAFE, NOT_REUSABLE), checked
+//    exhaustively (with the reductions the bytes pick) or by random schedules; faults
+//    injected by the bytes are always caught, with a counterexample that replays;
+//  - scenario (bit 1): any topology under any hypotheses (SPEC §8), or one row of the
+//    hypothesis matrix -> the reduced search finds exactly the failure kinds of the
+//    unreduced one, the round it broke in lies in 1..rounds, and the row's Markdown and
+//    JSON name its verdict; a topology out of range is the composer's error naming the
+//    option (bit 2: the bytes are taken raw);
+//  - configs (bit 0): 1..3 arbitrary 0x128-byte configs -> the checker ends within its
+//    budget, every counterexample replays, and the static oracle agrees where it applies.
+// In every mode the reports hold (report_checks.h).
+#include <algorithm>
 #include <cstdint>
+#include <string>
 #include <vector>
 
+#include <nlohmann/json.hpp>
+
 #include "fuzz_check.h"
+#include "report_checks.h"
 #include "neffbar/bytes.h"
 #include "neffbar/model/faults.h"
+#include "neffbar/model/hypotheses.h"
 #include "neffbar/model/oracle.h"
 #include "neffbar/model/scenario.h"
 
@@ -55,7 +67,78 @@ void composed(const std::uint8_t* d, std::size_t n) {
   } else if (r.exhaustive) {
     fuzz::require(r.verdict != Verdict::Ok, "an injected fault is caught");
   }
-  if (r.cex) fuzz::require(replay(*sys, *r.cex), "the counterexample replays");
+  fuzz::check_counterexample(*sys, r);
+  fuzz::check_promela(*sys);
+}
+
+Topology topology_from(const std::uint8_t* d, bool raw) {
+  Topology t;
+  t.chips = raw ? d[0] : 1 + d[0] % 4;
+  t.leaders = raw ? d[1] : 1 + d[1] % 4;
+  t.fabric = d[2] & 1 ? Fabric::Switch : Fabric::Default;
+  t.host_cc = (d[2] >> 1) & 1;
+  t.rounds = raw ? d[5] : 1 + (d[2] >> 2) % 2;
+  t.wiring = (d[2] >> 3) & 1 ? Wiring::Counting : Wiring::PerPeer;
+  t.lowering = static_cast<Lowering>(((d[2] >> 4) & 3) % 3);
+  if (!raw && t.chips * t.leaders > 8) t.leaders = 8 / t.chips;  // keep the exhaustive search small
+  return t;
+}
+
+void scenario(std::uint8_t mode, const std::uint8_t* d, std::size_t n) {
+  Scenario s;
+  if (mode & 8) {
+    if (n < 2) return;
+    const std::vector<Scenario> all = matrix_scenarios(/*small=*/true);
+    s = all[load_le(d, 2) % all.size()];
+  } else {
+    if (n < 6) return;
+    const bool raw = mode & 4;
+    s.topo = topology_from(d, raw);
+    s.hyp = Hypotheses{d[3] & 1 ? Compare::Gt : Compare::Ge, d[3] & 2 ? DecMode::Target : DecMode::One,
+                       d[3] & 4 ? Roles::Narrative : Roles::Code, d[3] & 8 ? HostAddrs::Config : HostAddrs::Ctx,
+                       (d[3] & 16) == 0};
+    const bool in_range = s.topo.chips >= 1 && s.topo.chips <= 64 && s.topo.leaders >= 1 && s.topo.leaders <= 4 &&
+                          s.topo.rounds >= 1 && s.topo.rounds <= 1000;
+    if (raw && in_range && (s.topo.chips * s.topo.leaders > 8 || s.topo.rounds > 3)) {
+      s.random_runs = 1;  // too big to search exhaustively: one random schedule
+    }
+  }
+  if ((mode & 8) == 0) s.opt.guarantee = d[4] & 1 ? GuaranteeMode::Global : GuaranteeMode::Declared;
+  s.opt.max_states = 50000;
+  s.opt.max_seconds = 5;
+  const Result<MatrixRow> row = matrix_row(s);
+  if (!row) {
+    const std::string& where = row.error().where;
+    fuzz::require(row.error().code == Errc::InvalidArgument &&
+                      (where == "--chips" || where == "--leaders" || where == "--rounds"),
+                  "a topology out of range is an error naming the option");
+    return;
+  }
+  const Verdict v = row->verdict;
+  const bool failed = v != Verdict::Ok && v != Verdict::Budget;
+  fuzz::require(failed == !row->counterexample.empty(), "a failing row has a counterexample");
+  fuzz::require(!failed || (row->broke_in_round >= 1 && row->broke_in_round <= s.topo.rounds),
+                "it broke in a round it ran");
+  fuzz::require(fuzz::count(matrix_markdown({*row}), std::string("| ") + std::string(verdict_name(v)) + " |") == 1,
+                "the Markdown row names the verdict");
+  const nlohmann::json j = nlohmann::json::parse(matrix_json({*row}));
+  fuzz::require(j.size() == 1 && j[0]["verdict"] == verdict_name(v) && j[0]["chips"] == s.topo.chips,
+                "the JSON row names the verdict and the topology");
+
+  // The reductions against the unreduced search, on the same lowered system.
+  const Result<System> sys = lower(*compose(s.topo), s.hyp);
+  fuzz::require(sys.ok(), "a composed topology lowers under any hypotheses");
+  fuzz::check_promela(*sys);
+  if (s.random_runs || sys->procs.size() > 6) return;  // the unreduced search stays small
+  CheckOptions full = s.opt, bare = s.opt;
+  full.collect_all = bare.collect_all = true;
+  bare.reduce = bare.por = bare.symmetry = false;
+  bare.max_states = 20000;
+  const CheckResult a = check(*sys, full);
+  const CheckResult b = check(*sys, bare);
+  fuzz::check_counterexample(*sys, a);
+  if (a.verdict == Verdict::Budget || b.verdict == Verdict::Budget) return;
+  fuzz::require(a.found_mask == b.found_mask, "the reductions find exactly what the unreduced search finds");
 }
 
 void configs(const std::uint8_t* d, std::size_t n) {
@@ -78,7 +161,8 @@ void configs(const std::uint8_t* d, std::size_t n) {
   o.collect_all = true;
   const CheckResult r = check(*sys, o);
   if (r.verdict == Verdict::Budget) return;
-  if (r.cex) fuzz::require(replay(*sys, *r.cex), "every counterexample replays");
+  fuzz::check_counterexample(*sys, r);
+  fuzz::check_promela(*sys);
   if (const auto oracle = static_oracle(*sys)) {
     const std::uint32_t mask = bit(Verdict::Deadlock) | bit(Verdict::Unsafe) | bit(Verdict::GlobalUnsafe) | bit(Verdict::NotReusable);
     fuzz::require((*oracle & mask) == (r.found_mask & mask), "static oracle == exhaustive checker");
@@ -91,6 +175,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   if (size == 0) return 0;
   if (data[0] & 1) {
     configs(data, size);
+  } else if (data[0] & 2) {
+    scenario(data[0], data + 1, size - 1);
   } else {
     composed(data + 1, size - 1);
   }

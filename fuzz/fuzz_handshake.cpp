@@ -2,6 +2,7 @@
 // leaders' done-increment addresses equal the host's barrier_done (id 6, inc window)
 // exactly in host-CC mode (the merge); over-long counts and short blobs are errors.
 #include <cstdint>
+#include <string>
 #include <vector>
 
 #include "fuzz_check.h"
@@ -24,7 +25,19 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   fuzz::require(hcc.ok() == (ctx.size() > ctx_layout::kHostCc), "is_host_cc needs byte 0x231");
   if (hcc.ok()) fuzz::require(*hcc == (ctx[ctx_layout::kHostCc] == 1), "is_host_cc == (ctx[0x231] == 1)");
   const Result<std::vector<std::uint64_t>> addrs = leader_done_inc_addrs(ctx);
-  if (!addrs.ok()) return 0;
+  if (!addrs.ok()) {
+    // Exactly the two documented refusals, each saying which byte and what it needed.
+    const Error& e = addrs.error();
+    const bool long_enough = ctx.size() >= ctx_layout::kLeaderCount + 4;
+    const std::uint64_t count = long_enough ? load_le(ctx.data() + ctx_layout::kLeaderCount, 4) : 0;
+    if (long_enough && count > kMaxLeaders) {
+      fuzz::require(e.code == Errc::TooManyLeaders && e.got == std::to_string(count), "too many leaders, naming the count");
+    } else {
+      fuzz::require(e.code == Errc::ShortContext && e.got == std::to_string(ctx.size()) + " bytes", "a short context, naming its size");
+    }
+    fuzz::require(e.message().find("@0x") != std::string::npos, "the error names the offset");
+    return 0;
+  }
   const SemaMapping m;
   for (std::size_t i = 0; i < addrs->size(); ++i) {
     const std::uint64_t base = *sp_sema_base(ctx, static_cast<std::uint32_t>(i));

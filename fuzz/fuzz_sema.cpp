@@ -1,26 +1,56 @@
-// sema: an op trace (7 bytes an op) -> the semaphore machine == the reference model.
+// sema: an op trace (7 bytes an op) -> the semaphore machine == the reference model,
+// op by op; and the checker, running the trace as one process, ends exactly as the
+// machine does: DEADLOCK at the first blocked op, OVERFLOW at the first overflow,
+// otherwise OK when every semaphore is back at 0 and NOT_REUSABLE when one is not.
 #include <cstdint>
+#include <string>
 #include <vector>
 
 #include "fuzz_check.h"
 #include "neffbar/bytes.h"
+#include "neffbar/model/checker.h"
 #include "neffbar/semaphore_model.h"
+#include "report_checks.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   using namespace neffbar;
   constexpr std::uint32_t kSemas = 4;
+  constexpr std::size_t kCheckedOps = 32;
   std::vector<std::int32_t> file(kSemas, 0);
   ReferenceSemaphores model;
   const Compare cmp = size > 0 && (data[0] & 1) ? Compare::Gt : Compare::Ge;
+  model::System sys;
+  sys.compare = cmp;
+  for (std::uint32_t s = 0; s < kSemas; ++s) sys.semas.push_back(model::Semaphore{"s" + std::to_string(s), s, 0});
+  sys.procs.push_back(model::Process{"trace", {}, {}, false});
+  model::Verdict want = model::Verdict::Ok;  // how the trace ends when run in order
   for (std::size_t at = 1; at + 7 <= size; at += 7) {
     SemaOp op;
     op.prim = static_cast<Prim>(data[at] % 6);
     op.sema = data[at + 1] % kSemas;
     op.value = static_cast<std::int32_t>(load_le(data + at + 2, 4));  // any int32, the edges included
     op.dec = data[at + 6] % 3;
-    const Outcome want = model.apply(op, cmp);
-    fuzz::require(apply(file, op, cmp) == want, "machine outcome == model outcome");
+    const Outcome got = model.apply(op, cmp);
+    fuzz::require(apply(file, op, cmp) == got, "machine outcome == model outcome");
     for (std::uint32_t s = 0; s < kSemas; ++s) fuzz::require(file[s] == model.value(s), "machine values == model values");
+    sys.procs[0].program.push_back(model::Instr{model::Marker::None, op});
+    if (want == model::Verdict::Ok && got != Outcome::Done) {
+      want = got == Outcome::Blocked ? model::Verdict::Deadlock : model::Verdict::Overflow;
+    }
   }
+  // Until its first blocked op the trace ran in order, so the values the checker ends
+  // with are the machine's at that point; NOT_REUSABLE needs the whole trace done.
+  if (want == model::Verdict::Ok) {
+    for (std::uint32_t s = 0; s < kSemas; ++s) {
+      if (model.value(s) != 0) want = model::Verdict::NotReusable;
+    }
+  }
+  // The checker costs ~1 ms a trace under ASan: long traces add nothing it has not
+  // seen in the first 32 ops, so only short ones go through it.
+  if (sys.procs[0].program.size() > kCheckedOps) return 0;
+  const model::CheckResult r = model::check(sys);
+  fuzz::require(r.verdict == want, "the checker runs a trace as the machine does");
+  fuzz::check_counterexample(sys, r);
+  fuzz::check_promela(sys);
   return 0;
 }

@@ -7,10 +7,12 @@
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <functional>
 #include <set>
 #include <string>
 #include <vector>
 
+#include "neffbar/arch.h"
 #include "neffbar/bytes.h"
 #include "neffbar/json_log.h"
 #include "neffbar/model/composer.h"
@@ -64,6 +66,13 @@ int main(int argc, char** argv) {
     ++n;
   }
   for (std::size_t len : {0u, 1u, 0x124u, 0x127u, 0x129u}) put(out / "decode", "len" + std::to_string(len), Bytes(len, 0xA5));
+  // json: a number field holding what is no u16 (negative, fractional, a string, too big).
+  const std::string zero_log = write_log(ConfigBytes{}, LogMode::Full);
+  for (const std::string bad : {"-1", "1.5", "\"7\"", "65536", "true", "null"}) {
+    std::string text = zero_log;
+    text.replace(text.find("\"m2s_val\": 0") + 11, 1, bad);
+    put(out / "json", "m2s_val" + std::to_string(std::hash<std::string>{}(bad)), of(text));
+  }
   put(out / "json", "notjson", of(std::string("{\"execute_device_barrier\": \"(nil)\", ")));
   put(out / "json", "nil", of(std::string("{\"execute_device_barrier\": \"(nil)\"}")));
   // search: both shipped images with a sweep of queries.
@@ -113,12 +122,44 @@ int main(int argc, char** argv) {
       }
     }
   }
+  // scenario: every 17th row of the small hypothesis matrix; topologies under mixed
+  // hypotheses and lowerings; raw topologies out of range and too big to search.
+  // [mode, chips, leaders, topology flags, hypotheses, check flags, rounds]
+  for (std::uint16_t row = 0; row < 768; row += 17) {
+    put(out / "barrier", "matrix" + std::to_string(row), Bytes{0x0A, static_cast<std::uint8_t>(row), static_cast<std::uint8_t>(row >> 8)});
+  }
+  std::uint32_t mix = 1;
+  for (std::uint8_t lowering = 0; lowering < 3; ++lowering) {
+    for (const int hyp : {0x00, 0x01, 0x02, 0x04, 0x08, 0x10, 0x1F}) {
+      mix = mix * 1103515245u + 12345u;
+      const auto chips = static_cast<std::uint8_t>((mix >> 16) % 2), leaders = static_cast<std::uint8_t>((mix >> 18) % 4);
+      const auto flags = static_cast<std::uint8_t>((lowering << 4) | ((mix >> 20) & 0x0F));
+      put(out / "barrier", "scenario" + std::to_string(lowering) + "_" + std::to_string(hyp),
+          Bytes{0x02, chips, leaders, flags, static_cast<std::uint8_t>(hyp), static_cast<std::uint8_t>((mix >> 24) & 1), 0});
+    }
+  }
+  for (auto [chips, leaders, rounds] : {std::tuple{0, 1, 1}, {65, 1, 1}, {1, 0, 1}, {1, 5, 1}, {1, 1, 0},
+                                        {8, 4, 1}, {2, 2, 200}, {1, 1, 3}}) {
+    put(out / "barrier", "raw" + std::to_string(chips) + "_" + std::to_string(leaders) + "_" + std::to_string(rounds),
+        Bytes{0x06, static_cast<std::uint8_t>(chips), static_cast<std::uint8_t>(leaders), 0x02, 0, 0, static_cast<std::uint8_t>(rounds)});
+  }
   for (std::size_t i = 0; i < comps.size(); ++i) {
     Bytes b{static_cast<std::uint8_t>(1 | ((i % 8) << 1) | (i % 3 == 0 ? 0x10 : 0))};  // GT, dec, fabric, rounds vary
     for (std::size_t k = 0; k < std::min<std::size_t>(3, comps[i].configs.size()); ++k) {
       b.insert(b.end(), comps[i].configs[k].begin(), comps[i].configs[k].end());
     }
     put(out / "barrier", "configs" + std::to_string(i), b);
+  }
+  // names: every accepted spelling, the v5 names, ids in both bases, near misses.
+  std::set<std::string> names{"v2", "v3", "v4", "v4+", "v4_plus", "v5", "maverick", "MAVERICK", "0x05", "5", "12",
+                              "0x1c", "0x99", "99", "0x", "", "default", "switch", "Switch", "BARRIER_", "7", "-1"};
+  for (Arch a : kArchs) names.insert(std::string(arch_name(a)));
+  for (std::uint32_t t = 0; t <= std::uint32_t{kTypeCount}; ++t) names.insert(std::string(type_name(t)));
+  names.insert("barrier_intra_chip");
+  std::ofstream names_dict(out / "names.dict");
+  for (const std::string& name : names) {
+    put(out / "names", "name" + std::to_string(std::hash<std::string>{}(name)), of(name));
+    if (!name.empty()) names_dict << "\"" << name << "\"\n";
   }
   // Dictionaries: JSON keys from the schema; addresses and thresholds as LE bytes.
   std::ofstream json_dict(out / "json.dict");

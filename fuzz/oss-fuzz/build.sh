@@ -15,7 +15,7 @@ cmake -S "$here" -B "$work/neffbar-build" -G Ninja \
   -DCMAKE_C_FLAGS="$CFLAGS" -DCMAKE_CXX_FLAGS="$CXXFLAGS" -DCMAKE_EXE_LINKER_FLAGS="$CXXFLAGS" \
   -DNEFFBAR_FUZZ_ENGINE="$LIB_FUZZING_ENGINE" \
   -DNEFFBAR_TESTS=OFF -DNEFFBAR_PROPS=OFF -DNEFFBAR_BENCH=OFF -DNEFFBAR_CLI=OFF "${extra[@]}"
-targets=(decode json search sema handshake barrier)
+targets=(decode json search sema handshake barrier names)
 cmake --build "$work/neffbar-build" --target "${targets[@]/#/fuzz_}"
 mkdir -p "$OUT"
 for t in "${targets[@]}"; do

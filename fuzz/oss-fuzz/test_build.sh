@@ -16,7 +16,7 @@ build_and_check() {
   export OUT="$tmp/$name/out" WORK="$tmp/$name/work"
   mkdir -p "$OUT" "$WORK"
   "$here/fuzz/oss-fuzz/build.sh" > "$tmp/$name.log" 2>&1 || { tail -40 "$tmp/$name.log"; exit 1; }
-  for t in decode json search sema handshake barrier; do
+  for t in decode json search sema handshake barrier names; do
     for f in "fuzz_$t" "fuzz_$t.options" "fuzz_$t.dict" "fuzz_${t}_seed_corpus.zip"; do
       [ -s "$OUT/$f" ] || { echo "$name: missing $OUT/$f"; exit 1; }
     done

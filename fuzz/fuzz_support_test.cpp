@@ -1,0 +1,126 @@
+// The fuzzing machinery itself: the schema-driven mutator is deterministic per seed,
+// keeps to its image, and always changes it; the crossover takes every leaf from one
+// parent; the slow-oracle sample draws about one distinct input in 1024.
+#include <gtest/gtest.h>
+
+#include <array>
+#include <cstdlib>
+#include <cstring>
+#include <random>
+#include <set>
+#include <vector>
+
+#include "config_mutator.h"
+#include "fuzz_check.h"
+#include "neffbar/schema.h"
+
+namespace neffbar::fuzz {
+namespace {
+
+std::vector<std::uint8_t> random_bytes(std::size_t n, unsigned seed) {
+  std::mt19937 rng(seed);
+  std::vector<std::uint8_t> b(n);
+  for (auto& x : b) x = static_cast<std::uint8_t>(rng());
+  return b;
+}
+
+// Without libFuzzer (this build) every mutation is a field mutation.
+TEST(ConfigMutator, DeterministicPerSeedAndAlwaysChanges) {
+  std::set<std::vector<std::uint8_t>> children;
+  const auto parent = random_bytes(kConfigSize, 9);
+  for (unsigned seed = 0; seed < 200; ++seed) {
+    auto a = parent, b = parent;
+    a.resize(kConfigSize + 64);
+    b.resize(kConfigSize + 64);
+    ASSERT_EQ(mutate_config(a.data(), kConfigSize, a.size(), 0, seed), kConfigSize);
+    ASSERT_EQ(mutate_config(b.data(), kConfigSize, b.size(), 0, seed), kConfigSize);
+    EXPECT_EQ(a, b) << "seed " << seed;
+    a.resize(kConfigSize);
+    EXPECT_NE(a, parent) << "seed " << seed << ": a mutation that changes nothing";
+    children.insert(a);
+  }
+  EXPECT_GT(children.size(), 180u) << "the seed picks the mutation";
+}
+
+TEST(ConfigMutator, KeepsBytesBeforeTheImageAndGrowsShortInputs) {
+  for (unsigned seed = 0; seed < 100; ++seed) {
+    std::vector<std::uint8_t> in(1 + kConfigSize + 8, 0);
+    in[0] = 0x5A;  // the barrier target's mode byte
+    const std::size_t n = mutate_config(in.data(), 3, in.size(), 1, seed);
+    EXPECT_EQ(n, 1 + kConfigSize);
+    EXPECT_EQ(in[0], 0x5A);
+  }
+  std::vector<std::uint8_t> tiny(16, 0);
+  EXPECT_EQ(mutate_config(tiny.data(), 4, tiny.size(), 0, 1), 4u) << "no room for an image: left alone";
+}
+
+TEST(ConfigMutator, CrossoverTakesEveryLeafFromAParent) {
+  const auto a = random_bytes(kConfigSize, 1), b = random_bytes(kConfigSize, 2);
+  int from_b = 0, leaves = 0;
+  for (unsigned seed = 0; seed < 50; ++seed) {
+    std::vector<std::uint8_t> out(kConfigSize);
+    ASSERT_EQ(cross_configs(a.data(), a.size(), b.data(), b.size(), out.data(), out.size(), 0, seed), kConfigSize);
+    for (const Leaf& l : config_leaves()) {
+      const std::uint32_t n = l.field->elem_size();
+      const bool is_a = std::equal(out.begin() + l.offset, out.begin() + l.offset + n, a.begin() + l.offset);
+      const bool is_b = std::equal(out.begin() + l.offset, out.begin() + l.offset + n, b.begin() + l.offset);
+      if (l.field->kind != Kind::Bits) {
+        EXPECT_TRUE(is_a || is_b) << leaf_path(l);
+      }
+      from_b += is_b && !is_a;
+      ++leaves;
+    }
+  }
+  EXPECT_GT(from_b, leaves / 4);
+  EXPECT_LT(from_b, 3 * leaves / 4);
+  std::vector<std::uint8_t> out(kConfigSize);
+  EXPECT_EQ(cross_configs(a.data(), a.size(), a.data(), a.size(), out.data(), out.size(), 0, 7), 0u)
+      << "a child equal to its parent is no child";
+}
+
+TEST(SlowOracleSample, OneDistinctInputIn1024) {
+  unsetenv("NEFFBAR_FUZZ_EVERY");
+  SlowOracleSample sample;
+  int drawn = 0;
+  constexpr int kInputs = 1 << 18;
+  for (int i = 0; i < kInputs; ++i) {
+    std::array<std::uint8_t, 8> in{};
+    std::memcpy(in.data(), &i, sizeof i);
+    if (sample(in)) {
+      ++drawn;
+      EXPECT_FALSE(sample(in)) << "an input already checked is not checked again";
+    }
+  }
+  EXPECT_GT(drawn, kInputs / 1024 / 2);
+  EXPECT_LT(drawn, kInputs / 1024 * 2);
+}
+
+// The old sampler mixed the last word too little: flips of its high bytes kept the
+// sample decision, so mutants of a sampled input were sampled again.
+TEST(SlowOracleSample, EveryBitOfEveryByteRedraws) {
+  const auto base = random_bytes(kConfigSize, 3);
+  const std::uint64_t h = SlowOracleSample::hash(base);
+  int same_draw = 0;
+  for (std::size_t at = 0; at < base.size(); ++at) {
+    for (int bit = 0; bit < 8; ++bit) {
+      auto v = base;
+      v[at] ^= static_cast<std::uint8_t>(1u << bit);
+      const std::uint64_t hv = SlowOracleSample::hash(v);
+      EXPECT_NE(hv, h) << "byte " << at << " bit " << bit;
+      same_draw += hv % SlowOracleSample::kOneIn == h % SlowOracleSample::kOneIn;
+    }
+  }
+  EXPECT_LT(same_draw, 12) << "of 2368 one-bit mutants (2.3 expected by chance)";
+}
+
+TEST(SlowOracleSample, EveryInputWhenAsked) {
+  setenv("NEFFBAR_FUZZ_EVERY", "1", 1);
+  SlowOracleSample sample;
+  const auto in = random_bytes(64, 4);
+  EXPECT_TRUE(sample(in));
+  EXPECT_TRUE(sample(in));
+  unsetenv("NEFFBAR_FUZZ_EVERY");
+}
+
+}  // namespace
+}  // namespace neffbar::fuzz

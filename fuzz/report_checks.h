@@ -1,0 +1,41 @@
+// What a user reads of a checked system, for the model fuzz targets: every counterexample
+// replays and formats as its verdict plus one numbered line per step; the Promela export
+// has one proctype and one statement per process and instruction, braces balanced.
+#pragma once
+
+#include <algorithm>
+#include <string>
+#include <string_view>
+
+#include "fuzz_check.h"
+#include "neffbar/model/checker.h"
+#include "neffbar/model/promela.h"
+
+namespace neffbar::fuzz {
+
+inline std::size_t count(const std::string& text, std::string_view what) {
+  std::size_t n = 0;
+  for (std::size_t at = text.find(what); at != std::string::npos; at = text.find(what, at + what.size())) ++n;
+  return n;
+}
+
+inline void check_counterexample(const model::System& sys, const model::CheckResult& r) {
+  if (!r.cex) return;
+  require(model::replay(sys, *r.cex), "every counterexample replays");
+  const std::string text = model::format_counterexample(sys, *r.cex);
+  require(text.starts_with(std::string(model::verdict_name(r.cex->kind)) + ": "), "a counterexample names its verdict");
+  require(count(text, "\n") == r.cex->trace.size() + 1, "one numbered line per step");
+}
+
+inline void check_promela(const model::System& sys) {
+  const std::string pml = model::to_promela(sys, true);
+  std::size_t statements = 3;  // the declarations of sem, arrived, finished
+  for (const model::Process& p : sys.procs) statements += p.program.size() + 1;  // + its `run` in init
+  for (const model::Semaphore& s : sys.semas) statements += s.initial != 0;      // set in init
+  require(count(pml, "proctype p") == sys.procs.size() && count(pml, "\n    run p") == sys.procs.size(),
+          "Promela: one proctype and one run per process");
+  require(count(pml, ";\n") == statements, "Promela: one statement per instruction");
+  require(count(pml, "{") == count(pml, "}"), "Promela: balanced braces");
+}
+
+}  // namespace neffbar::fuzz

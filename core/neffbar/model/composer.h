@@ -26,7 +26,7 @@ struct Topology {
   std::uint32_t leaders = 1;  // 1..4 per chip
   Fabric fabric = Fabric::Default;
   bool host_cc = true;
-  std::uint32_t rounds = 1;   // >= 1
+  std::uint32_t rounds = 1;   // 1..1000
   Wiring wiring = Wiring::PerPeer;
   Lowering lowering = Lowering::Table;  // the composer allocates the closing round for hierarchical
   bool operator==(const Topology&) const = default;
@@ -52,7 +52,7 @@ struct Composition {
   }
 };
 
-// Validates (chips 1..64, leaders 1..4, rounds >= 1) and composes.
+// Validates (chips 1..64, leaders 1..4, rounds 1..1000) and composes.
 Result<Composition> compose(const Topology& topo, const SemaMapping& mapping = {});
 
 // Tier lanes of a fabric: entry index i of step 1 for each tier type (search result).

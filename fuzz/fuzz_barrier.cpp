@@ -9,7 +9,11 @@
 //    JSON name its verdict; a topology out of range is the composer's error naming the
 //    option (bit 2: the bytes are taken raw);
 //  - configs (bit 0): 1..3 arbitrary 0x128-byte configs -> the checker ends within its
-//    budget, every counterexample replays, and the static oracle agrees where it applies.
+//    budget, every counterexample replays, and the static oracle agrees where it applies;
+//  - arbitrary (bit 7): a small arbitrary system drawn from the bytes (arbitrary.h;
+//    bit 6 of the next byte allows non-persistent ones).
+// In every mode where a system is decided, the persistent engine answers exactly the
+// systems that qualify and finds exactly the failure kinds the explicit search finds.
 // In every mode the reports hold (report_checks.h).
 #include <algorithm>
 #include <cstdint>
@@ -21,6 +25,8 @@
 #include "fuzz_check.h"
 #include "report_checks.h"
 #include "neffbar/bytes.h"
+#include "neffbar/model/arbitrary.h"
+#include "neffbar/model/engine.h"
 #include "neffbar/model/faults.h"
 #include "neffbar/model/hypotheses.h"
 #include "neffbar/model/oracle.h"
@@ -30,6 +36,24 @@ using namespace neffbar;
 using namespace neffbar::model;
 
 namespace {
+
+// The persistent engine on a system the explicit search decided with collect_all (or
+// that random mode ran): where the system qualifies, exactly the same failure kinds,
+// counterexamples that replay; where it does not, a refusal, never an answer.
+void check_persistent_agrees(const System& sys, const CheckResult& other, bool complete = true) {
+  PersistentOptions o;
+  o.collect_all = true;
+  o.max_seconds = 5;
+  const Result<CheckResult> p = check_persistent(sys, o);
+  fuzz::require(p.ok() == qualify(sys).ok, "the persistent engine answers exactly the systems that qualify");
+  if (!p || p->verdict == Verdict::Budget) return;
+  fuzz::check_counterexample(sys, *p);
+  if (p->global_finding) fuzz::require(replay(sys, *p->global_finding), "the global finding replays");
+  // What another engine found, the exact engine finds; with collect_all, nothing more.
+  fuzz::require((p->found_mask & other.found_mask) == other.found_mask, "no engine finds what the persistent engine misses");
+  if (!complete || other.engine == Engine::Random || !other.exhaustive || other.verdict == Verdict::Budget) return;
+  fuzz::require(p->found_mask == other.found_mask, "the persistent engine finds exactly what the explicit search finds");
+}
 
 void composed(const std::uint8_t* d, std::size_t n) {
   if (n < 8) return;
@@ -51,16 +75,19 @@ void composed(const std::uint8_t* d, std::size_t n) {
   s.opt.symmetry = (d[3] & 4) == 0;
   s.opt.max_states = s.opt.reduce ? 200000 : 30000;  // unreduced, 2x3 alone is ~1 s under ASan
   if (d[3] & 8) {
+    s.engine = Engine::Random;
     s.random_runs = 1 + (d[3] >> 4) % 4;  // the schedule comes from the bytes
     s.seed = load_le(d + 4, 4);
+  } else {
+    s.engine = Engine::Explicit;
   }
   Composition comp = *compose(t);
   const Fault f = static_cast<Fault>(d[7] % 4);
   const bool faulty = f != Fault::None && t.leaders >= 2 && inject(comp, f, d[6] % (t.chips * t.leaders));
   const Result<System> sys = lower(comp, s.hyp);
   fuzz::require(sys.ok(), "composition lowers");
-  const CheckResult r = s.random_runs ? random_check(*sys, s.random_runs, s.seed, 3, s.opt.guarantee)
-                                      : check(*sys, s.opt);
+  const CheckResult r = *decide(*sys, s.engine_options());
+  check_persistent_agrees(*sys, r, /*complete=*/false);
   if (r.verdict == Verdict::Budget) return;
   if (!faulty) {
     fuzz::require(r.verdict == Verdict::Ok, "a composed barrier never fails");
@@ -97,8 +124,9 @@ void scenario(std::uint8_t mode, const std::uint8_t* d, std::size_t n) {
     s.hyp = Hypotheses{d[3] & 1 ? Compare::Gt : Compare::Ge, d[3] & 2 ? DecMode::Target : DecMode::One,
                        d[3] & 4 ? Roles::Narrative : Roles::Code, d[3] & 8 ? HostAddrs::Config : HostAddrs::Ctx,
                        (d[3] & 16) == 0};
-    if (raw && (s.topo.chips * s.topo.leaders > 8 || s.topo.rounds > 3)) {
-      s.random_runs = 1;  // too big to search exhaustively: one random schedule
+    if (raw && s.topo.rounds > 3) {
+      s.engine = Engine::Random;  // long: one random schedule
+      s.random_runs = 1;
     }
   }
   // The documented limits (composer.h: chips 1..64, leaders 1..4, rounds 1..1000),
@@ -132,7 +160,7 @@ void scenario(std::uint8_t mode, const std::uint8_t* d, std::size_t n) {
   const Result<System> sys = lower(*compose(s.topo), s.hyp);
   fuzz::require(sys.ok(), "a composed topology lowers under any hypotheses");
   fuzz::check_promela(*sys);
-  if (s.random_runs || sys->procs.size() > 6) return;  // the unreduced search stays small
+  if (s.engine == Engine::Random || sys->procs.size() > 6) return;  // the unreduced search stays small
   CheckOptions full = s.opt, bare = s.opt;
   full.collect_all = bare.collect_all = true;
   bare.reduce = bare.por = bare.symmetry = false;
@@ -142,6 +170,7 @@ void scenario(std::uint8_t mode, const std::uint8_t* d, std::size_t n) {
   fuzz::check_counterexample(*sys, a);
   if (a.verdict == Verdict::Budget || b.verdict == Verdict::Budget) return;
   fuzz::require(a.found_mask == b.found_mask, "the reductions find exactly what the unreduced search finds");
+  check_persistent_agrees(*sys, b);
 }
 
 void configs(const std::uint8_t* d, std::size_t n) {
@@ -170,13 +199,33 @@ void configs(const std::uint8_t* d, std::size_t n) {
     const std::uint32_t mask = bit(Verdict::Deadlock) | bit(Verdict::Unsafe) | bit(Verdict::GlobalUnsafe) | bit(Verdict::NotReusable);
     fuzz::require((*oracle & mask) == (r.found_mask & mask), "static oracle == exhaustive checker");
   }
+  check_persistent_agrees(*sys, r);
+}
+
+// An arbitrary system from the bytes (arbitrary.h): the persistent engine, where the
+// system qualifies, finds exactly what the unreduced explicit search finds.
+void arbitrary(const std::uint8_t* d, std::size_t n) {
+  std::size_t at = 0;
+  const auto pick = [&](std::uint32_t k) { return at < n ? static_cast<std::uint32_t>(d[at++] % k) : 0u; };
+  ArbitraryShape shape;
+  shape.persistent_only = n > 0 && (d[0] & 0x40) == 0;
+  const System sys = arbitrary_system(pick, shape);
+  CheckOptions bare;
+  bare.reduce = bare.por = bare.symmetry = false;
+  bare.collect_all = true;
+  bare.max_states = 20000;
+  const CheckResult r = check(sys, bare);
+  fuzz::check_counterexample(sys, r);
+  check_persistent_agrees(sys, r);
 }
 
 }  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   if (size == 0) return 0;
-  if (data[0] & 1) {
+  if (data[0] & 0x80) {
+    arbitrary(data + 1, size - 1);
+  } else if (data[0] & 1) {
     configs(data, size);
   } else if (data[0] & 2) {
     scenario(data[0], data + 1, size - 1);

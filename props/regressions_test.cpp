@@ -17,7 +17,7 @@ TEST(Regressions, PorMustNotHideC7) {
 // P9 found: counting wiring was given the per-peer symmetry renaming (8+j named a
 // leader), so symmetry was refused; keep the counting case symmetric and correct.
 TEST(Regressions, CountingWiringIsSymmetricAndTargetDecIsClean) {
-  Scenario s{Topology{2, 2, Fabric::Default, false, 2, Wiring::Counting}, Hypotheses{}, {}, 0, 1};
+  Scenario s{Topology{2, 2, Fabric::Default, false, 2, Wiring::Counting}, Hypotheses{}, {}, Engine::Explicit};
   s.hyp.dec = DecMode::Target;
   s.opt.guarantee = GuaranteeMode::Declared;
   const auto r = run_scenario(s);

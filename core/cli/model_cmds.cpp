@@ -8,7 +8,6 @@
 
 #include "io.h"
 #include "neffbar/model/hypotheses.h"
-#include "neffbar/model/oracle.h"
 #include "neffbar/model/promela.h"
 #include "neffbar/model/scenario.h"
 
@@ -20,7 +19,7 @@ using namespace neffbar::model;
 struct CheckArgs {
   std::uint32_t chips = 1, leaders = 1, rounds = 1;
   std::string fabric = "default", compare = "ge", dec = "one", wiring = "per_peer", lowering = "table",
-              roles = "code", host_addrs = "ctx", guarantee = "global";
+              roles = "code", host_addrs = "ctx", guarantee = "global", engine = "auto";
   bool host_cc = false, no_proxy = false, json = false, no_reduce = false, no_symmetry = false, no_por = false;
   std::uint64_t random = 0, seed = 1, max_states = 30'000'000;
   double max_seconds = 300;
@@ -44,7 +43,11 @@ void add_hypothesis_options(CLI::App* cmd, CheckArgs& a) {
   cmd->add_option("--guarantee", a.guarantee,
                   "global|declared: with declared, a broken global property is a finding, not a failure")
       ->capture_default_str();
-  cmd->add_option("--random", a.random, "Random-schedule mode (PCT): number of runs instead of exhaustive");
+  cmd->add_option("--engine", a.engine,
+                  "auto|explicit|persistent|random: auto decides exactly with the persistent engine when the "
+                  "system qualifies, else searches explicitly")
+      ->capture_default_str();
+  cmd->add_option("--random", a.random, "Random schedules (PCT): this many (implies --engine random; proves nothing)");
   cmd->add_option("--seed", a.seed, "Seed for --random")->capture_default_str();
   cmd->add_option("--max-states", a.max_states, "State budget")->capture_default_str();
   cmd->add_option("--max-seconds", a.max_seconds, "Time budget")->capture_default_str();
@@ -72,9 +75,7 @@ Result<Scenario> to_scenario(const CheckArgs& a) {
   auto f = parse_fabric(a.fabric);
   if (!f) return f.error();
   s.topo = Topology{a.chips, a.leaders, *f, a.host_cc, a.rounds, Wiring::PerPeer, Lowering::Table};
-  if (a.chips < 1 || a.chips > 64) return Error{Errc::InvalidArgument, "--chips", "1..64", std::to_string(a.chips)};
-  if (a.leaders < 1 || a.leaders > 4) return Error{Errc::InvalidArgument, "--leaders", "1..4", std::to_string(a.leaders)};
-  if (a.rounds < 1) return Error{Errc::InvalidArgument, "--rounds", ">= 1", std::to_string(a.rounds)};
+  if (auto e = out_of_range(s.topo)) return *e;  // the composer's ranges, one place
   auto cmp = pick<Compare>("--compare", a.compare, {{"ge", Compare::Ge}, {"gt", Compare::Gt}});
   auto dec = pick<DecMode>("--dec", a.dec, {{"one", DecMode::One}, {"target", DecMode::Target}});
   auto wir = pick<Wiring>("--wiring", a.wiring, {{"per_peer", Wiring::PerPeer}, {"counting", Wiring::Counting}});
@@ -97,7 +98,16 @@ Result<Scenario> to_scenario(const CheckArgs& a) {
   s.opt.por = !a.no_por;
   s.opt.max_states = a.max_states;
   s.opt.max_seconds = a.max_seconds;
-  s.random_runs = a.random;
+  const std::optional<Engine> engine = parse_engine(a.engine);
+  if (!engine) return Error{Errc::InvalidArgument, "--engine", "auto|explicit|persistent|random", "'" + a.engine + "'"};
+  s.engine = *engine;
+  if (a.random > 0) {
+    if (s.engine != Engine::Auto && s.engine != Engine::Random) {
+      return Error{Errc::InvalidArgument, "--random", "no --random with --engine " + a.engine, std::to_string(a.random)};
+    }
+    s.engine = Engine::Random;
+    s.random_runs = a.random;
+  }
   s.seed = a.seed;
   return s;
 }
@@ -124,47 +134,95 @@ nlohmann::ordered_json cex_json(const System& sys, const Counterexample& c) {
   return j;
 }
 
-bool failing(const CheckResult& r) { return r.verdict != Verdict::Ok; }
+bool fails(const CheckResult& r) { return r.verdict != Verdict::Ok; }
 
-void print_result(const Scenario& s, const ScenarioResult& sr, bool json, const std::string& title) {
+// Random mode never says OK: it says what it did not refute.
+std::string verdict_text(const CheckResult& r) {
+  if (r.engine == Engine::Random && r.verdict == Verdict::Ok) return "NOT_REFUTED";
+  return std::string(verdict_name(r.verdict));
+}
+
+std::string engine_text(const CheckResult& r) {
+  switch (r.engine) {
+    case Engine::Persistent: return r.exact() ? "persistent (exact)" : "persistent (budget ran out: not exact)";
+    case Engine::Explicit: return r.exact() ? "explicit (exhaustive: exact)" : "explicit (budget ran out: not exact)";
+    case Engine::Random: return "random schedules (not exact: finds failures, proves nothing)";
+    case Engine::Auto: break;
+  }
+  return "?";
+}
+
+std::string global_text(const CheckResult& r) {
+  switch (r.global) {
+    case GlobalStatus::Holds: return "holds";
+    case GlobalStatus::Broken: return "BROKEN";
+    case GlobalStatus::NotReached: return "not reached (no process departs)";
+    case GlobalStatus::NotRefuted: return "not refuted in " + std::to_string(r.runs) + " schedules";
+    case GlobalStatus::Unknown:
+      return r.verdict == Verdict::Budget ? "unknown (budget)" : "unknown (the search stopped at the first failure)";
+  }
+  return "?";
+}
+
+void print_result(const ScenarioResult& sr, bool json, const std::string& title) {
   const CheckResult& r = sr.result;
+  const Qualification q = r.engine == Engine::Persistent ? Qualification{true, {}} : qualify(sr.system);
   const double rate = r.seconds > 0 ? static_cast<double>(r.states) / r.seconds : 0;
   if (json) {
     nlohmann::ordered_json j;
     j["scenario"] = title;
-    j["verdict"] = verdict_name(r.verdict);
+    j["verdict"] = verdict_text(r);
+    j["engine"] = engine_name(r.engine);
+    j["exact"] = r.exact();
+    j["persistent"] = {{"qualifies", q.ok}};
+    if (!q.ok) j["persistent"]["reason"] = q.reason;
     j["exhaustive"] = r.exhaustive;
-    j["states"] = r.states;
-    j["transitions"] = r.transitions;
+    if (r.engine == Engine::Explicit) {
+      j["states"] = r.states;
+      j["transitions"] = r.transitions;
+      j["states_per_second"] = rate;
+      j["symmetry"] = r.symmetry_used;
+      j["symmetry_group"] = r.symmetry_group;
+      j["por"] = r.por_used;
+    } else {
+      j["instructions"] = r.states;
+      j[r.engine == Engine::Random ? "schedules" : "greedy_runs"] = r.runs;
+    }
     j["seconds"] = r.seconds;
-    j["states_per_second"] = rate;
-    j["symmetry"] = r.symmetry_used;
-    j["symmetry_group"] = r.symmetry_group;
-    j["por"] = r.por_used;
-    j["global_property_holds"] = !r.global_finding.has_value() && r.verdict != Verdict::Budget;
-    if (sr.broke_in_round) j["broke_in_round"] = sr.broke_in_round;
+    j["global_property"] = global_status_name(r.global);
+    j["global_property_holds"] = r.global == GlobalStatus::Holds;
+    if (r.broke_in_round) j["broke_in_round"] = r.broke_in_round;
     if (!r.note.empty()) j["note"] = r.note;
-    if (r.cex) j["counterexample"] = cex_json(sr.system, *r.cex);
+    if (r.cex) {
+      j["counterexample"] = cex_json(sr.system, *r.cex);
+      j["counterexample"]["shortest"] = r.cex->shortest;
+    }
     if (r.global_finding && r.verdict != Verdict::GlobalUnsafe) j["global_finding"] = cex_json(sr.system, *r.global_finding);
     std::cout << j.dump(2) << '\n';
     return;
   }
-  std::cout << "scenario: " << title << '\n'
-            << "verdict:  " << verdict_name(r.verdict) << (r.exhaustive ? "" : " (not exhaustive)") << '\n'
-            << "states:   " << r.states << (r.exhaustive ? " explored" : " executed") << " in " << r.seconds << " s ("
-            << static_cast<std::uint64_t>(rate) << " states/s)"
-            << (r.exhaustive ? std::string(", reductions: ") + (s.opt.reduce ? "lipton" : "none") +
-                                   (r.por_used ? "+por" : "") +
-                                   (r.symmetry_used ? "+symmetry (group of " + std::to_string(r.symmetry_group) + ")" : "")
-                             : "")
-            << '\n';
+  std::cout << "scenario: " << title << '\n' << "engine:   " << engine_text(r) << '\n';
+  if (!q.ok) std::cout << "          (persistent engine not applicable: " << q.reason << ")\n";
+  std::cout << "verdict:  " << verdict_text(r) << '\n';
+  if (r.engine == Engine::Explicit) {
+    std::cout << "states:   " << r.states << " explored in " << r.seconds << " s (" << static_cast<std::uint64_t>(rate)
+              << " states/s), reductions: " << (r.symmetry_used || r.por_used ? "" : "lipton or none")
+              << (r.por_used ? "por" : "")
+              << (r.symmetry_used ? std::string(r.por_used ? "+" : "") + "symmetry (group of " + std::to_string(r.symmetry_group) + ")" : "")
+              << '\n';
+  } else {
+    std::cout << "work:     " << r.states << " instructions executed in " << r.runs
+              << (r.engine == Engine::Random ? " schedules, " : " greedy runs, ") << r.seconds << " s\n";
+  }
   if (!r.note.empty()) std::cout << "note:     " << r.note << '\n';
-  std::cout << "global barrier property: "
-            << (r.verdict == Verdict::Budget ? "unknown" : r.global_finding ? "BROKEN" : "holds") << '\n';
-  if (sr.broke_in_round) std::cout << "broke in round: " << sr.broke_in_round << '\n';
-  if (r.cex) std::cout << "\ncounterexample:\n" << format_counterexample(sr.system, *r.cex);
+  std::cout << "global barrier property: " << global_text(r) << '\n';
+  if (r.broke_in_round) std::cout << "broke in round: " << r.broke_in_round << '\n';
+  const auto heading = [](const Counterexample& c) {
+    return std::string(c.shortest ? "" : " (a valid run, not necessarily a shortest one)");
+  };
+  if (r.cex) std::cout << "\ncounterexample" << heading(*r.cex) << ":\n" << format_counterexample(sr.system, *r.cex);
   if (r.global_finding && r.verdict != Verdict::GlobalUnsafe) {
-    std::cout << "\nfinding (global property, not a failure under --guarantee declared):\n"
+    std::cout << "\nfinding (global property, not a failure under --guarantee declared)" << heading(*r.global_finding) << ":\n"
               << format_counterexample(sr.system, *r.global_finding);
   }
 }
@@ -187,8 +245,8 @@ void add_model_commands(CLI::App& app, int& exit_code) {
     }
     const Result<ScenarioResult> r = run_scenario(sc);
     if (!r) return void(exit_code = fail(r.error(), "check"));
-    print_result(sc, *r, a->json, describe(sc.topo, sc.hyp));
-    exit_code = code(failing(r->result) ? Exit::Failing : Exit::Ok);
+    print_result(*r, a->json, describe(sc.topo, sc.hyp));
+    exit_code = code(fails(r->result) ? Exit::Failing : Exit::Ok);
   });
 
   // ---- check-configs ----
@@ -211,19 +269,20 @@ void add_model_commands(CLI::App& app, int& exit_code) {
       if (!cfg) return void(exit_code = fail(cfg.error(), f));
       configs.push_back(encode(*cfg));
     }
-    Result<System> sys = lower_configs(configs, s->topo.fabric, s->topo.lowering, s->topo.rounds, s->hyp);
-    if (!sys) return void(exit_code = fail(sys.error(), "check-configs"));
-    ScenarioResult sr{std::move(*sys), {}, 0};
-    sr.result = s->random_runs > 0 ? random_check(sr.system, s->random_runs, s->seed, 3, s->opt.guarantee, s->opt.max_seconds)
-                                   : check(sr.system, s->opt);
-    if (const auto o = static_oracle(sr.system); o && !b->json) {
-      std::cout << "static oracle: " << (*o == 0 ? "OK" : "finds a failure") << " (applies: confluent system)\n";
+    Scenario sc = *s;
+    sc.configs = std::move(configs);
+    if (!b->json) {
+      sc.opt.progress = [](std::uint64_t n, double t) {
+        std::cerr << "  ... " << n << " states/instructions, " << static_cast<std::uint64_t>(t) << " s\n";
+      };
     }
-    print_result(*s, sr, b->json,
-                 "configs: " + std::to_string(configs.size()) + " files, fabric " + std::string(fabric_name(s->topo.fabric)) +
-                     ", rounds=" + std::to_string(s->topo.rounds) + " " + std::string(name(s->hyp.compare)) + " dec=" +
-                     std::string(name(s->hyp.dec)) + " " + std::string(name(s->topo.lowering)));
-    exit_code = code(failing(sr.result) ? Exit::Failing : Exit::Ok);
+    const Result<ScenarioResult> r = run_scenario(sc);
+    if (!r) return void(exit_code = fail(r.error(), "check-configs"));
+    print_result(*r, b->json,
+                 "configs: " + std::to_string(sc.configs.size()) + " files, fabric " + std::string(fabric_name(sc.topo.fabric)) +
+                     ", rounds=" + std::to_string(sc.topo.rounds) + " " + std::string(name(sc.hyp.compare)) + " dec=" +
+                     std::string(name(sc.hyp.dec)) + " " + std::string(name(sc.topo.lowering)));
+    exit_code = code(fails(r->result) ? Exit::Failing : Exit::Ok);
   });
 
   // ---- promela ----

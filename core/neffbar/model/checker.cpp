@@ -13,6 +13,9 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 constexpr std::uint32_t kNone = std::numeric_limits<std::uint32_t>::max();
+// The explicit search keeps, per process, its effect on every semaphore it touches
+// after each pc; past this many entries (2 GiB) the system is too large for it.
+constexpr std::size_t kMaxPrefixEntries = std::size_t{1} << 28;
 
 double since(Clock::time_point t0) { return std::chrono::duration<double>(Clock::now() - t0).count(); }
 
@@ -30,7 +33,9 @@ struct Compiled {
   std::vector<std::int32_t> init;
   std::vector<std::uint32_t> participants;
 
-  Compiled(const System& s, bool reduce) : sys(s), P(static_cast<std::uint32_t>(s.procs.size())) {
+  std::size_t prefix_entries = 0;                      // size of the prefix tables (0 without them)
+
+  Compiled(const System& s, bool reduce, bool prefix_sums = true) : sys(s), P(static_cast<std::uint32_t>(s.procs.size())) {
     for (const Semaphore& m : s.semas) init.push_back(m.initial);
     // Which processes decrease / equality-test each semaphore (for the mover tests).
     const std::size_t S = s.semas.size();
@@ -85,8 +90,10 @@ struct Compiled {
       }
       std::sort(t.begin(), t.end());
       t.erase(std::unique(t.begin(), t.end()), t.end());
-      std::vector<std::int64_t> pre((n + 1) * t.size(), 0);
-      for (std::uint32_t pc = 0; pc < n; ++pc) {
+      const std::size_t entries = prefix_sums ? (std::size_t{n} + 1) * t.size() : 0;
+      prefix_entries += entries;
+      std::vector<std::int64_t> pre(entries <= kMaxPrefixEntries ? entries : 0, 0);
+      for (std::uint32_t pc = 0; pc < n && !pre.empty(); ++pc) {
         std::copy_n(pre.begin() + pc * t.size(), t.size(), pre.begin() + (pc + 1) * t.size());
         if (prog[pc].marker != Marker::None) continue;
         const auto k = static_cast<std::size_t>(std::lower_bound(t.begin(), t.end(), prog[pc].op.sema) - t.begin());
@@ -131,7 +138,8 @@ struct Compiled {
     }
   }
 
-  [[nodiscard]] bool arrived(const std::uint16_t* pcs, std::uint32_t q, std::uint32_t round) const {
+  template <class Pc>
+  [[nodiscard]] bool arrived(const Pc* pcs, std::uint32_t q, std::uint32_t round) const {
     const std::uint32_t a = round < arrive_pc[q].size() ? arrive_pc[q][round] : kNone;
     return a != kNone && pcs[q] > a;
   }
@@ -146,6 +154,8 @@ struct BlockResult {
   Verdict kind = Verdict::Ok;
   std::string what;
   std::uint32_t pc = 0;        // where the violation happened
+  std::uint32_t culprit = kNone;  // UNSAFE: the process in the guarantee that had not arrived
+  bool departed = false;       // the block executed a DEPART
   bool global_broken = false;  // DEPART with some participant not arrived
   std::string global_what;
   std::uint32_t global_pc = 0;
@@ -155,7 +165,8 @@ struct BlockResult {
 // fired and `keep` is set.
 // With keep_going, a broken guarantee is recorded (unsafe) and the block goes on, so
 // the search can explore past it (collect_all).
-BlockResult run_block(const Compiled& c, const std::uint16_t* pcs, std::uint32_t p, std::uint32_t end,
+template <class Pc>
+BlockResult run_block(const Compiled& c, const Pc* pcs, std::uint32_t p, std::uint32_t end,
                       std::vector<std::int32_t>& vals, bool with_messages, bool keep = false,
                       std::vector<TraceEntry>* trace = nullptr, std::uint32_t step_no = 0,
                       bool keep_going = false) {
@@ -174,9 +185,9 @@ BlockResult run_block(const Compiled& c, const std::uint16_t* pcs, std::uint32_t
         if (q != p && !c.arrived(pcs, q, in.round)) {
           r.kind = Verdict::Unsafe;
           r.pc = pc;
+          r.culprit = q;
           if (with_messages) {
-            r.what = sys.procs[p].name + " departed round " + std::to_string(in.round) + " before " +
-                     sys.procs[q].name + " (in its guarantee) arrived";
+            r.what = unsafe_what(sys, p, in.round, q);
           }
           if (keep_going) {
             r.unsafe = true;
@@ -188,14 +199,14 @@ BlockResult run_block(const Compiled& c, const std::uint16_t* pcs, std::uint32_t
           return r;
         }
       }
+      r.departed = true;
       if (!r.global_broken && !r.unsafe) {
         for (std::uint32_t q : c.participants) {
           if (q != p && !c.arrived(pcs, q, in.round)) {
             r.global_broken = true;
             r.global_pc = pc;
             if (with_messages) {
-              r.global_what = sys.procs[p].name + " departed round " + std::to_string(in.round) + " before " +
-                              sys.procs[q].name + " arrived (global barrier property)";
+              r.global_what = global_what(sys, p, in.round, q);
             }
             break;
           }
@@ -233,25 +244,8 @@ BlockResult run_block(const Compiled& c, const std::uint16_t* pcs, std::uint32_t
 }
 
 std::string blocked_summary(const Compiled& c, const std::uint16_t* pcs, const std::vector<std::int32_t>& vals) {
-  std::string s;
-  for (std::uint32_t p = 0; p < c.P; ++p) {
-    if (pcs[p] >= c.len[p]) continue;
-    const Instr& in = c.sys.procs[p].program[pcs[p]];
-    if (!s.empty()) s += "; ";
-    s += describe(c.sys, p, pcs[p]);
-    if (in.marker == Marker::None) s += " with " + c.sys.semas[in.op.sema].name + " = " + std::to_string(vals[in.op.sema]);
-  }
-  return s;
-}
-
-std::string residue_summary(const Compiled& c, const std::vector<std::int32_t>& vals) {
-  std::string s;
-  for (std::size_t i = 0; i < vals.size(); ++i) {
-    if (vals[i] == c.init[i]) continue;
-    if (!s.empty()) s += ", ";
-    s += c.sys.semas[i].name + " = " + std::to_string(vals[i]) + " (initial " + std::to_string(c.init[i]) + ")";
-  }
-  return s;
+  const std::vector<std::uint32_t> wide(pcs, pcs + c.P);
+  return deadlock_what(c.sys, wide, vals);
 }
 
 // ------------------------------------------------------------------ state set ----
@@ -308,6 +302,7 @@ struct Finding {
   Verdict kind = Verdict::Ok;
   std::uint32_t state = 0;
   std::uint32_t proc = kNone;  // slot (canonical frame) of the failing block, kNone for state verdicts
+  std::uint32_t culprit = kNone;  // UNSAFE: who had not arrived
 };
 
 // Rebuilds a concrete counterexample from the parent chain (undoing the symmetry
@@ -370,8 +365,7 @@ Counterexample rebuild(const Compiled& c, const std::vector<std::uint32_t>& pare
     }
     c.values(x.data(), vals);
     cex.what = f.kind == Verdict::Deadlock
-                   ? "no process can step: " + blocked_summary(c, x.data(), vals)
-                   : "all processes finished but semaphores are not back to their initial values: " + residue_summary(c, vals);
+                   ? blocked_summary(c, x.data(), vals) : residue_what(c.sys, vals);
   }
   c.values(x.data(), vals);
   cex.final_values = vals;
@@ -380,29 +374,19 @@ Counterexample rebuild(const Compiled& c, const std::vector<std::uint32_t>& pare
 
 }  // namespace
 
-std::string_view verdict_name(Verdict v) {
-  switch (v) {
-    case Verdict::Ok: return "OK";
-    case Verdict::Deadlock: return "DEADLOCK";
-    case Verdict::Unsafe: return "UNSAFE";
-    case Verdict::GlobalUnsafe: return "GLOBAL_UNSAFE";
-    case Verdict::NotReusable: return "NOT_REUSABLE";
-    case Verdict::Overflow: return "OVERFLOW";
-    case Verdict::Budget: return "BUDGET";
-  }
-  return "?";
-}
-
 CheckResult check(const System& sys, const CheckOptions& opt) {
   const auto t0 = Clock::now();
   CheckResult res;
+  res.engine = Engine::Explicit;
   const Compiled c(sys, opt.reduce);
-  for (std::uint32_t n : c.len) {
-    if (n >= 0xFFFF) {
-      res.verdict = Verdict::Budget;
-      res.note = "a program is longer than 65534 instructions";
-      return res;
-    }
+  const bool too_long = std::any_of(c.len.begin(), c.len.end(), [](std::uint32_t n) { return n >= 0xFFFF; });
+  if (too_long || c.prefix_entries > kMaxPrefixEntries) {
+    res.verdict = Verdict::Budget;
+    res.exhaustive = false;
+    res.note = too_long ? "too large for the explicit search: a program is longer than 65534 instructions"
+                        : "too large for the explicit search: its value tables would need " +
+                              std::to_string(c.prefix_entries * 8 >> 20) + " MiB";
+    return res;
   }
   const std::optional<Symmetry> sym = opt.symmetry && opt.reduce ? Symmetry::detect(sys, c.block_end) : std::nullopt;
   res.symmetry_used = sym.has_value();
@@ -433,6 +417,7 @@ CheckResult check(const System& sys, const CheckOptions& opt) {
 
   std::optional<Finding> failure, global;
   std::optional<Finding> not_reusable;
+  bool any_depart = false, stopped_early = false;
   double last_progress = 0;
   for (std::uint32_t i = 0; i < states.size(); ++i) {
     std::copy_n(states.at(i), c.P, cur.begin());
@@ -464,14 +449,16 @@ CheckResult check(const System& sys, const CheckOptions& opt) {
       any = true;
       if (r.unsafe) {
         res.found_mask |= bit(Verdict::Unsafe);
-        if (!failure) failure = Finding{Verdict::Unsafe, i, p};
+        if (!failure) failure = Finding{Verdict::Unsafe, i, p, r.culprit};
       }
+      any_depart = any_depart || r.departed;
       ++res.transitions;
       if (r.global_broken && !global) global = Finding{Verdict::GlobalUnsafe, i, p};
       if (r.global_broken) res.found_mask |= bit(Verdict::GlobalUnsafe);
       if (r.status == Status::Violation) {
         res.found_mask |= bit(r.kind);
-        if (!failure) failure = Finding{r.kind, i, p};
+        if (!failure) failure = Finding{r.kind, i, p, r.culprit};
+        any_depart = any_depart || r.kind == Verdict::Unsafe;
         continue;
       }
       std::copy(cur.begin(), cur.end(), next.begin());
@@ -486,7 +473,10 @@ CheckResult check(const System& sys, const CheckOptions& opt) {
       res.found_mask |= bit(Verdict::NotReusable);
       if (!not_reusable) not_reusable = Finding{Verdict::NotReusable, i, kNone};
     }
-    if (failure && !opt.collect_all) break;
+    if (failure && !opt.collect_all) {
+      stopped_early = i + 1 < states.size();
+      break;
+    }
     if ((i & 0x3FFF) == 0) {
       const double t = since(t0);
       if (states.size() > opt.max_states || t > opt.max_seconds) {
@@ -510,6 +500,14 @@ CheckResult check(const System& sys, const CheckOptions& opt) {
     if (chosen) res.cex = rebuild(c, parent, via, sym, *chosen);
   }
   if (global) res.global_finding = rebuild(c, parent, via, sym, *global);
+  // The global line, never contradicting the verdict: a departure before a participant's
+  // arrival breaks it whether or not that participant was in the guarantee.
+  const bool unsafe_participant = res.verdict == Verdict::Unsafe && failure && failure->culprit != kNone &&
+                                  sys.procs[failure->culprit].participant;
+  res.global = global || unsafe_participant                     ? GlobalStatus::Broken
+               : res.verdict == Verdict::Budget || stopped_early ? GlobalStatus::Unknown
+               : any_depart                                      ? GlobalStatus::Holds
+                                                                 : GlobalStatus::NotReached;
   res.seconds = since(t0);
   return res;
 }
@@ -518,17 +516,41 @@ CheckResult random_check(const System& sys, std::uint64_t runs, std::uint64_t se
                          GuaranteeMode mode, double max_seconds) {
   const auto t0 = Clock::now();
   CheckResult res;
+  res.engine = Engine::Random;
   res.exhaustive = false;
-  const Compiled c(sys, false);
+  const Compiled c(sys, false, false);
   std::mt19937_64 rng(seed);
   const std::size_t total = instruction_count(sys);
-  std::vector<std::uint16_t> pcs(c.P);
+  std::vector<std::uint32_t> pcs(c.P);  // 32 bits: the host's program outgrows 16 at 64x4 x 1000 rounds
   std::vector<std::int32_t> vals;
   std::vector<std::uint32_t> prio(c.P);
   std::vector<std::uint32_t> order;  // the schedule of the current run (process per step)
+  // The concrete trace of a schedule prefix, ending with `last` (kNone: the state it reaches).
+  auto rebuild_run = [&](const std::vector<std::uint32_t>& sched, std::uint32_t last, Verdict kind) {
+    Counterexample cex;
+    cex.kind = kind;
+    cex.shortest = false;
+    std::fill(pcs.begin(), pcs.end(), 0);
+    vals.assign(c.init.begin(), c.init.end());
+    std::uint32_t n = 0;
+    for (std::uint32_t p : sched) {
+      run_block(c, pcs.data(), p, pcs[p] + 1u, vals, true, true, &cex.trace, ++n);
+      ++pcs[p];
+    }
+    if (last != kNone) {
+      std::vector<std::int32_t> probe = vals;
+      const BlockResult r = run_block(c, pcs.data(), last, pcs[last] + 1u, probe, true, false, &cex.trace, ++n);
+      cex.what = kind == Verdict::GlobalUnsafe ? r.global_what : r.what;
+    } else {
+      cex.what = kind == Verdict::Deadlock ? deadlock_what(sys, pcs, vals) : residue_what(sys, vals);
+    }
+    cex.final_values = vals;
+    return cex;
+  };
+  bool departed = false;
   for (std::uint64_t run = 0; run < runs; ++run) {
     if (since(t0) > max_seconds) {
-      res.note = "time budget reached after " + std::to_string(run) + " runs";
+      res.note = "time budget reached after " + std::to_string(run) + " schedules";
       break;
     }
     ++res.runs;
@@ -558,11 +580,13 @@ CheckResult random_check(const System& sys, std::uint64_t runs, std::uint64_t se
         }
       }
       if (best == kNone) {
-        const bool all_done = std::all_of(c.len.begin(), c.len.end(), [&, i = 0u](std::uint32_t n) mutable { return pcs[i++] >= n; });
+        bool all_done = true;
+        for (std::uint32_t p = 0; p < c.P; ++p) all_done = all_done && pcs[p] >= c.len[p];
         if (!all_done) found = Verdict::Deadlock;
         else if (vals != c.init) found = Verdict::NotReusable;
         break;
       }
+      departed = departed || best_r.departed || best_r.kind == Verdict::Unsafe;
       if (best_r.global_broken && !global_broken) {
         global_broken = true;
         global_order = order;
@@ -571,6 +595,7 @@ CheckResult random_check(const System& sys, std::uint64_t runs, std::uint64_t se
       if (best_r.status == Status::Violation) {
         found = best_r.kind;
         found_proc = best;
+        ++res.states;
         break;
       }
       run_block(c, pcs.data(), best, pcs[best] + 1u, vals, false, true);
@@ -580,87 +605,26 @@ CheckResult random_check(const System& sys, std::uint64_t runs, std::uint64_t se
         if (change[k] == stepno) prio[best] = k;  // lower than every initial priority
       }
     }
-    if (!found && global_broken && mode == GuaranteeMode::Global) {
-      found = Verdict::GlobalUnsafe;
-      order = global_order;
-      found_proc = global_proc;
+    res.states += order.size();  // instructions executed
+    if (global_broken) {
+      res.found_mask |= bit(Verdict::GlobalUnsafe);
+      if (!res.global_finding) res.global_finding = rebuild_run(global_order, global_proc, Verdict::GlobalUnsafe);
     }
-    if (global_broken) res.found_mask |= bit(Verdict::GlobalUnsafe);
+    if (!found && global_broken && mode == GuaranteeMode::Global) found = Verdict::GlobalUnsafe;
     if (found) {
       res.found_mask |= bit(*found);
       res.verdict = *found;
-      // Replay the schedule concretely for the trace and the message.
-      Counterexample cex;
-      cex.kind = *found;
-      std::fill(pcs.begin(), pcs.end(), 0);
-      vals.assign(c.init.begin(), c.init.end());
-      std::uint32_t n = 0;
-      for (std::uint32_t p : order) {
-        run_block(c, pcs.data(), p, pcs[p] + 1u, vals, true, true, &cex.trace, ++n);
-        ++pcs[p];
-      }
-      if (found_proc != kNone) {
-        std::vector<std::int32_t> probe = vals;
-        const BlockResult r = run_block(c, pcs.data(), found_proc, pcs[found_proc] + 1u, probe, true, false, &cex.trace, ++n);
-        cex.what = *found == Verdict::GlobalUnsafe ? r.global_what : r.what;
-      } else {
-        cex.what = *found == Verdict::Deadlock ? "no process can step: " + blocked_summary(c, pcs.data(), vals)
-                                               : "all processes finished but semaphores are not back to their initial values: " +
-                                                     residue_summary(c, vals);
-      }
-      cex.final_values = vals;
-      res.cex = std::move(cex);
+      res.cex = *found == Verdict::GlobalUnsafe ? *res.global_finding : rebuild_run(order, found_proc, *found);
       res.note = "random schedule: run " + std::to_string(run) + " of seed " + std::to_string(seed);
       break;
     }
-    res.states += order.size();
   }
+  // Random schedules never prove the property: it is broken, unseen, or not reached.
+  res.global = res.global_finding                    ? GlobalStatus::Broken
+               : !departed && failing(res.verdict) ? GlobalStatus::NotReached
+                                                   : GlobalStatus::NotRefuted;
   res.seconds = since(t0);
   return res;
-}
-
-bool replay(const System& sys, const Counterexample& cex) {
-  const Compiled c(sys, false);
-  std::vector<std::uint16_t> pcs(c.P, 0);
-  std::vector<std::int32_t> vals(c.init.begin(), c.init.end());
-  for (std::size_t i = 0; i < cex.trace.size(); ++i) {
-    const TraceEntry& e = cex.trace[i];
-    if (e.proc >= c.P || pcs[e.proc] != e.pc) return false;
-    const bool last = i + 1 == cex.trace.size();
-    const BlockResult r = run_block(c, pcs.data(), e.proc, e.pc + 1, vals, false, true);
-    if (r.status == Status::Blocked) return false;
-    if (r.status == Status::Violation) return last && r.kind == cex.kind;
-    if (last && cex.kind == Verdict::GlobalUnsafe) return r.global_broken;
-    ++pcs[e.proc];
-  }
-  if (cex.kind == Verdict::Deadlock) {
-    for (std::uint32_t p = 0; p < c.P; ++p) {
-      if (pcs[p] >= c.len[p]) continue;
-      if (run_block(c, pcs.data(), p, pcs[p] + 1u, vals, false).status != Status::Blocked) return false;
-    }
-    return std::any_of(c.len.begin(), c.len.end(), [&, i = 0u](std::uint32_t n) mutable { return pcs[i++] < n; });
-  }
-  if (cex.kind == Verdict::NotReusable) {
-    for (std::uint32_t p = 0; p < c.P; ++p) {
-      if (pcs[p] < c.len[p]) return false;
-    }
-    return vals != c.init;
-  }
-  return false;
-}
-
-std::string format_counterexample(const System& sys, const Counterexample& cex) {
-  std::string out = std::string(verdict_name(cex.kind)) + ": " + cex.what + "\n";
-  for (std::size_t i = 0; i < cex.trace.size(); ++i) {
-    const TraceEntry& e = cex.trace[i];
-    std::string line = "  " + std::to_string(i + 1) + ". " + describe(sys, e.proc, e.pc);
-    const Instr& in = sys.procs[e.proc].program[e.pc];
-    if (in.marker == Marker::None) {
-      line += "   " + sys.semas[in.op.sema].name + ": " + std::to_string(e.before) + " -> " + std::to_string(e.after);
-    }
-    out += line + "\n";
-  }
-  return out;
 }
 
 }  // namespace neffbar::model

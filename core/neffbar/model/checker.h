@@ -29,18 +29,11 @@
 #include <string>
 #include <vector>
 
+#include "neffbar/model/counterexample.h"
 #include "neffbar/model/system.h"
+#include "neffbar/model/verdict.h"
 
 namespace neffbar::model {
-
-enum class Verdict : std::uint8_t { Ok, Deadlock, Unsafe, GlobalUnsafe, NotReusable, Overflow, Budget };
-std::string_view verdict_name(Verdict v);
-constexpr std::uint32_t bit(Verdict v) { return 1u << static_cast<unsigned>(v); }
-
-enum class GuaranteeMode : std::uint8_t {
-  Global,    // GLOBAL_UNSAFE fails the check
-  Declared,  // a broken global property is a finding only
-};
 
 struct CheckOptions {
   bool reduce = true;
@@ -53,47 +46,11 @@ struct CheckOptions {
   std::function<void(std::uint64_t states, double seconds)> progress;  // every ~1 s
 };
 
-// One executed instruction of a counterexample.
-struct TraceEntry {
-  std::uint32_t step;  // atomic step number (1-based); several entries share one under Lipton
-  std::uint32_t proc;
-  std::uint32_t pc;
-  std::int64_t before = 0, after = 0;  // value of the touched semaphore (ops only)
-};
-
-struct Counterexample {
-  Verdict kind = Verdict::Ok;
-  std::string what;                // the violation in one line
-  std::vector<TraceEntry> trace;   // from the initial state to the violation
-  std::vector<std::int32_t> final_values;
-};
-
-struct CheckResult {
-  Verdict verdict = Verdict::Ok;
-  std::optional<Counterexample> cex;             // for a failing verdict
-  std::optional<Counterexample> global_finding;  // global property broken (always reported)
-  std::uint32_t found_mask = 0;                  // every kind seen (collect_all)
-  std::uint64_t states = 0, transitions = 0;
-  double seconds = 0;
-  bool exhaustive = true;
-  bool symmetry_used = false;
-  std::uint64_t symmetry_group = 1;  // size of the verified symmetry group (the upper bound of its reduction)
-  bool por_used = false;
-  std::uint64_t runs = 0;  // random mode
-  std::string note;
-};
-
 CheckResult check(const System& sys, const CheckOptions& opt = {});
 
 // Random schedules, PCT style: random distinct priorities, `depth`-1 priority-change
 // points per run; the highest-priority enabled process runs.  Finds bugs, proves nothing.
 CheckResult random_check(const System& sys, std::uint64_t runs, std::uint64_t seed, std::uint32_t depth = 3,
                          GuaranteeMode mode = GuaranteeMode::Global, double max_seconds = 300);
-
-// Replays a counterexample from the initial state: true when it reaches its violation.
-bool replay(const System& sys, const Counterexample& cex);
-
-// Numbered steps: "  3. c0.l1: wait_ge_and_dec(c0.l1#8 >= 1, -1) [...]   c0.l1#8: 1 -> 0"
-std::string format_counterexample(const System& sys, const Counterexample& cex);
 
 }  // namespace neffbar::model

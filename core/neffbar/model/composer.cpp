@@ -30,12 +30,22 @@ std::optional<std::uint32_t> tier_partner(std::uint32_t chips, std::uint32_t chi
   return p;
 }
 
-Result<Composition> compose(const Topology& topo, const SemaMapping& mapping) {
-  if (topo.chips < 1 || topo.chips > 64) return bad("--chips", "1..64", topo.chips);
-  if (topo.leaders < 1 || topo.leaders > static_cast<std::uint32_t>(kMaxLeaders)) {
-    return bad("--leaders", "1..4 (NEFF_DEVICE_BARRIER_MAX_LEADERS)", topo.leaders);
+std::optional<Error> rounds_out_of_range(std::uint32_t rounds) {
+  if (!kRoundRange.contains(rounds)) return bad("--rounds", kRoundRange.text(), rounds);
+  return std::nullopt;
+}
+
+std::optional<Error> out_of_range(const Topology& topo) {
+  if (!kChipRange.contains(topo.chips)) return bad("--chips", kChipRange.text(), topo.chips);
+  if (!kLeaderRange.contains(topo.leaders)) {
+    return bad("--leaders", kLeaderRange.text() + " (NEFF_DEVICE_BARRIER_MAX_LEADERS)", topo.leaders);
   }
-  if (topo.rounds < 1 || topo.rounds > 1000) return bad("--rounds", "1..1000", topo.rounds);
+  return rounds_out_of_range(topo.rounds);
+}
+
+Result<Composition> compose(const Topology& topo, const SemaMapping& mapping) {
+  static_assert(kLeaderRange.hi == static_cast<std::uint32_t>(kMaxLeaders));
+  if (auto e = out_of_range(topo)) return *e;
 
   Composition out;
   out.topo = topo;

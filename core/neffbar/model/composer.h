@@ -32,6 +32,24 @@ struct Topology {
   bool operator==(const Topology&) const = default;
 };
 
+// The ranges a topology may take, in one place: the composer, check-configs and the
+// CLI all check these.  Leaders: NEFF_DEVICE_BARRIER_MAX_LEADERS.  Chips and rounds are
+// neffbar's own bounds (ASSUMED): 64 chips is the largest deployment users model, 1000
+// rounds bounds every run.
+struct Range {
+  std::uint32_t lo, hi;
+  [[nodiscard]] constexpr bool contains(std::uint32_t v) const { return v >= lo && v <= hi; }
+  [[nodiscard]] std::string text() const { return std::to_string(lo) + ".." + std::to_string(hi); }
+};
+inline constexpr Range kChipRange{1, 64};
+inline constexpr Range kLeaderRange{1, 4};
+inline constexpr Range kRoundRange{1, 1000};
+
+// The error for a topology outside its ranges, naming the field; nullopt when in range.
+std::optional<Error> out_of_range(const Topology& topo);
+// The same for a round count alone (check-configs).
+std::optional<Error> rounds_out_of_range(std::uint32_t rounds);
+
 // Semaphore indices in each leader's TOP_SP block (ASSUMED, SPEC §6).
 namespace sema_index {
 inline constexpr std::uint32_t kIntraArrival = 8;   // 8+j: arrival of leader j (intra-chip)

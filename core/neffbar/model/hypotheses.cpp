@@ -44,6 +44,7 @@ std::vector<Scenario> matrix_scenarios(bool small) {
                     s.topo = Topology{ref.chips, ref.leaders, ref.fabric, host_cc, rounds, w, low};
                     s.hyp = Hypotheses{cmp, dec, roles, ha, true};
                     s.opt.max_seconds = 60;
+                    s.engine = Engine::Explicit;  // the matrix shows shortest counterexamples
                     all.push_back(s);
                   }
                 }
@@ -67,7 +68,9 @@ Result<MatrixRow> matrix_row(const Scenario& s) {
   row.global_holds = !r->result.global_finding.has_value() && r->result.verdict != Verdict::Budget;
   row.states = r->result.states;
   row.seconds = r->result.seconds;
-  row.broke_in_round = r->broke_in_round;
+  row.broke_in_round = r->result.broke_in_round;
+  row.engine = r->result.engine;
+  row.exact = r->result.exact();
   if (r->result.cex) {
     row.counterexample = format_counterexample(r->system, *r->result.cex);
     row.cex_steps = r->result.cex->trace.size();

@@ -19,6 +19,8 @@ struct MatrixRow {
   std::uint64_t states = 0;
   double seconds = 0;
   std::uint32_t broke_in_round = 0;
+  Engine engine = Engine::Explicit;
+  bool exact = true;
   std::string counterexample;  // formatted, empty when OK
   std::size_t cex_steps = 0;
 };

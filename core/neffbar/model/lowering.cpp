@@ -23,6 +23,20 @@ Instr prim(Prim p, std::uint32_t sema, std::int64_t value, std::int64_t dec, std
 }
 Instr marker(Marker m, std::uint16_t round) { return Instr{m, SemaOp{}, round, 0xFF, 0xFF}; }
 
+// Every program repeats round after round on the same semaphores: lower round 0, then
+// copy it with the round set (no re-interning, so 1000 rounds cost a copy).
+void repeat_rounds(std::vector<Instr>& prog, std::uint32_t rounds) {
+  const std::size_t n = prog.size();
+  prog.reserve(n * rounds);
+  for (std::uint32_t r = 1; r < rounds; ++r) {
+    for (std::size_t i = 0; i < n; ++i) {
+      Instr in = prog[i];
+      in.round = static_cast<std::uint16_t>(r);
+      prog.push_back(in);
+    }
+  }
+}
+
 // The device-barrier part of one leader's program for one round.
 void lower_steps(const BarrierConfigs& cfg, Fabric fabric, Lowering lowering, const Hypotheses& h,
                  std::uint16_t round, SemaSpace& space, System& sys, std::vector<Instr>& prog) {
@@ -116,25 +130,23 @@ Result<System> lower(const Composition& comp, const Hypotheses& h) {
     const BarrierConfigs cfg = *decode(comp.configs[k]);
     const std::uint32_t own_start = space.intern(sp_base[k] + comp.mapping.sema_offset(start_id, Window::Read), sys);
     const std::uint32_t done = space.intern(leader_done_addr[k], sys);
-    for (std::uint16_t r = 0; r < comp.topo.rounds; ++r) {
-      p.program.push_back(prim(Prim::WaitGeAndDec, own_start, 1, 1, r));
-      p.program.push_back(marker(Marker::Arrive, r));
-      lower_steps(cfg, comp.topo.fabric, comp.topo.lowering, h, r, space, sys, p.program);
-      p.program.push_back(marker(Marker::Depart, r));
-      p.program.push_back(prim(Prim::Inc, done, 1, 1, r));
-    }
+    p.program.push_back(prim(Prim::WaitGeAndDec, own_start, 1, 1, 0));
+    p.program.push_back(marker(Marker::Arrive, 0));
+    lower_steps(cfg, comp.topo.fabric, comp.topo.lowering, h, 0, space, sys, p.program);
+    p.program.push_back(marker(Marker::Depart, 0));
+    p.program.push_back(prim(Prim::Inc, done, 1, 1, 0));
+    repeat_rounds(p.program, comp.topo.rounds);
     sys.procs.push_back(std::move(p));
     sys.layout.leader_proc.push_back(static_cast<std::int32_t>(k));
   }
   // The host: arm every leader's start, then wait every leader's done.
   Process host;
   host.name = "host";
-  for (std::uint16_t r = 0; r < comp.topo.rounds; ++r) {
-    for (std::uint32_t k = 0; k < N; ++k) host.program.push_back(prim(Prim::Inc, space.intern(start_addr[k], sys), 1, 1, r));
-    for (std::uint32_t k = 0; k < N; ++k) {
-      host.program.push_back(prim(Prim::WaitGeAndDec, space.intern(host_done_addr[k], sys), 1, 1, r));
-    }
+  for (std::uint32_t k = 0; k < N; ++k) host.program.push_back(prim(Prim::Inc, space.intern(start_addr[k], sys), 1, 1, 0));
+  for (std::uint32_t k = 0; k < N; ++k) {
+    host.program.push_back(prim(Prim::WaitGeAndDec, space.intern(host_done_addr[k], sys), 1, 1, 0));
   }
+  repeat_rounds(host.program, comp.topo.rounds);
   sys.procs.push_back(std::move(host));
   // Barrier proxies (non-host-CC): forward the device-side completion (id 2) to the
   // host-side done semaphore.  In host-CC mode the two are the same object (the merge).
@@ -146,10 +158,9 @@ Result<System> lower(const Composition& comp, const Hypotheses& h) {
       px.name = "proxy." + sys.procs[k].name;
       const std::uint32_t from = space.intern(device_done_addr[k], sys);
       const std::uint32_t to = space.intern(host_done_addr[k], sys);
-      for (std::uint16_t r = 0; r < comp.topo.rounds; ++r) {
-        px.program.push_back(prim(Prim::WaitGeAndDec, from, 1, 1, r));
-        px.program.push_back(prim(Prim::Inc, to, 1, 1, r));
-      }
+      px.program.push_back(prim(Prim::WaitGeAndDec, from, 1, 1, 0));
+      px.program.push_back(prim(Prim::Inc, to, 1, 1, 0));
+      repeat_rounds(px.program, comp.topo.rounds);
       sys.layout.proxy_proc[k] = static_cast<std::int32_t>(sys.procs.size());
       sys.procs.push_back(std::move(px));
     }
@@ -178,6 +189,7 @@ Result<System> lower(const Composition& comp, const Hypotheses& h) {
 Result<System> lower_configs(std::span<const ConfigBytes> configs, Fabric fabric, Lowering lowering,
                              std::uint32_t rounds, const Hypotheses& h, const SemaMapping& mapping) {
   if (configs.empty()) return Error{Errc::InvalidArgument, "configs", "at least one config", "none"};
+  if (auto e = rounds_out_of_range(rounds)) return *e;
   System sys;
   sys.compare = h.compare;
   sys.rounds = rounds;
@@ -189,11 +201,10 @@ Result<System> lower_configs(std::span<const ConfigBytes> configs, Fabric fabric
     p.participant = true;
     for (std::uint32_t q = 0; q < n; ++q) p.guarantee.push_back(q);
     const BarrierConfigs cfg = *decode(configs[k]);
-    for (std::uint16_t r = 0; r < rounds; ++r) {
-      p.program.push_back(marker(Marker::Arrive, r));
-      lower_steps(cfg, fabric, lowering, h, r, space, sys, p.program);
-      p.program.push_back(marker(Marker::Depart, r));
-    }
+    p.program.push_back(marker(Marker::Arrive, 0));
+    lower_steps(cfg, fabric, lowering, h, 0, space, sys, p.program);
+    p.program.push_back(marker(Marker::Depart, 0));
+    repeat_rounds(p.program, rounds);
     sys.procs.push_back(std::move(p));
   }
   return sys;

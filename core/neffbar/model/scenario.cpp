@@ -2,26 +2,43 @@
 
 namespace neffbar::model {
 
-Result<ScenarioResult> run_scenario(const Scenario& s) {
-  const Result<Composition> comp = compose(s.topo);
+EngineOptions Scenario::engine_options() const {
+  EngineOptions e;
+  e.engine = engine;
+  e.check = opt;
+  e.random_runs = random_runs;
+  e.seed = seed;
+  return e;
+}
+
+Result<System> build_system(const Scenario& s, std::uint32_t rounds) {
+  if (!s.configs.empty()) return lower_configs(s.configs, s.topo.fabric, s.topo.lowering, rounds, s.hyp);
+  Topology t = s.topo;
+  t.rounds = rounds;
+  const Result<Composition> comp = compose(t);
   if (!comp) return comp.error();
-  Result<System> sys = lower(*comp, s.hyp);
+  return lower(*comp, s.hyp);
+}
+
+Result<ScenarioResult> run_scenario(const Scenario& s) {
+  Result<System> sys = build_system(s, s.topo.rounds);
   if (!sys) return sys.error();
-  ScenarioResult out{std::move(*sys), {}, 0};
-  out.result = s.random_runs > 0 ? random_check(out.system, s.random_runs, s.seed, 3, s.opt.guarantee, s.opt.max_seconds)
-                                 : check(out.system, s.opt);
-  const Verdict v = out.result.verdict;
-  if (v != Verdict::Ok && v != Verdict::Budget) {
-    out.broke_in_round = s.topo.rounds;
-    // The round it broke in: the smallest round count that already fails.
-    for (std::uint32_t k = 1; k < s.topo.rounds && s.random_runs == 0; ++k) {
-      Scenario fewer = s;
-      fewer.topo.rounds = k;
-      const Result<Composition> c2 = compose(fewer.topo);
-      const Result<System> s2 = lower(*c2, s.hyp);
-      const Verdict vk = check(*s2, s.opt).verdict;
-      if (vk != Verdict::Ok && vk != Verdict::Budget) {
-        out.broke_in_round = k;
+  Result<CheckResult> r = decide(*sys, s.engine_options());
+  if (!r) return r.error();
+  ScenarioResult out{std::move(*sys), std::move(*r)};
+  CheckResult& res = out.result;
+  // The round it broke in: the smallest round count that already fails.  The persistent
+  // engine measures it in its own run; the explicit search re-checks fewer rounds.
+  if (failing(res.verdict) && res.broke_in_round == 0 && res.engine == Engine::Explicit) {
+    res.broke_in_round = s.topo.rounds;
+    EngineOptions fewer = s.engine_options();
+    fewer.engine = Engine::Explicit;
+    for (std::uint32_t k = 1; k < s.topo.rounds; ++k) {
+      const Result<System> sk = build_system(s, k);
+      if (!sk) break;
+      const Result<CheckResult> rk = decide(*sk, fewer);
+      if (rk && failing(rk->verdict)) {
+        res.broke_in_round = k;
         break;
       }
     }

@@ -1,10 +1,12 @@
-// One checked scenario: topology + hypotheses -> compose -> lower -> check.  The CLI,
-// the hypothesis matrix, the properties and the fuzz targets all go through here.
+// One checked scenario: topology + hypotheses -> compose -> lower -> decide (engine.h).
+// The CLI (check and check-configs), the hypothesis matrix, the properties and the
+// fuzz targets all go through here.
 #pragma once
 
 #include <string>
+#include <vector>
 
-#include "neffbar/model/checker.h"
+#include "neffbar/model/engine.h"
 #include "neffbar/model/lowering.h"
 
 namespace neffbar::model {
@@ -13,16 +15,22 @@ struct Scenario {
   Topology topo;
   Hypotheses hyp;
   CheckOptions opt;
-  std::uint64_t random_runs = 0;  // > 0: random-schedule mode instead of exhaustive
+  Engine engine = Engine::Auto;
+  std::uint64_t random_runs = 100;  // Engine::Random: schedules
   std::uint64_t seed = 1;
+  // Non-empty: these configs, one leader each (device barrier only, every leader in every
+  // guarantee), under topo.fabric, topo.lowering and topo.rounds, instead of composing.
+  std::vector<ConfigBytes> configs;
+  [[nodiscard]] EngineOptions engine_options() const;
 };
 
 struct ScenarioResult {
   System system;
-  CheckResult result;
-  std::uint32_t broke_in_round = 0;  // failing verdict: the smallest round count that already fails
+  CheckResult result;  // result.broke_in_round: the smallest round count that already fails
 };
 
+// The system of the scenario with `rounds` rounds.
+Result<System> build_system(const Scenario& s, std::uint32_t rounds);
 Result<ScenarioResult> run_scenario(const Scenario& s);
 
 // A stable one-line description: "2x4 default host-cc rounds=2 ge dec=one per_peer table code ctx"

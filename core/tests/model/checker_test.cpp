@@ -200,12 +200,20 @@ TEST(Checker, StaticOracleAgreesWithTheExhaustiveChecker) {
 }
 
 // The expected shape of SPEC §8 ---------------------------------------------------------
+// The verdict, the same from the explicit search and from auto (the persistent engine
+// wherever the system qualifies), with the same round it broke in.
 Verdict verdict_of(Topology t, Hypotheses h = {}, GuaranteeMode g = GuaranteeMode::Global) {
   Scenario s;
   s.topo = t;
   s.hyp = h;
   s.opt.guarantee = g;
-  return run_scenario(s)->result.verdict;
+  s.engine = Engine::Explicit;
+  const auto e = run_scenario(s);
+  s.engine = Engine::Auto;
+  const auto a = run_scenario(s);
+  EXPECT_EQ(e->result.verdict, a->result.verdict) << describe(t, h);
+  EXPECT_EQ(e->result.broke_in_round, a->result.broke_in_round) << describe(t, h);
+  return a->result.verdict;
 }
 
 TEST(Checker, TheTableOrderIsNotAGlobalBarrierFrom2x2) {  // C7
@@ -250,9 +258,12 @@ TEST(Checker, HypothesesThatCannotHold) {
 TEST(Checker, NotReusableReportsTheRoundItBrokeIn) {
   Scenario s;
   s.topo = Topology{1, 2, Fabric::Default, true, 3, Wiring::Counting, Lowering::Table};
-  const auto r = run_scenario(s);
-  EXPECT_EQ(r->result.verdict, Verdict::Unsafe);
-  EXPECT_EQ(r->broke_in_round, 1u);  // one round already leaves the residue (NOT_REUSABLE at k=1)
+  for (Engine e : {Engine::Explicit, Engine::Persistent}) {
+    s.engine = e;
+    const auto r = run_scenario(s);
+    EXPECT_EQ(r->result.verdict, Verdict::Unsafe) << engine_name(e);
+    EXPECT_EQ(r->result.broke_in_round, 1u) << engine_name(e);  // one round already leaves the residue (NOT_REUSABLE at k=1)
+  }
 }
 
 TEST(Checker, ScaleTargetsAreExhaustive) {
@@ -260,6 +271,7 @@ TEST(Checker, ScaleTargetsAreExhaustive) {
     Scenario s;
     s.topo = Topology{2, 4, Fabric::Default, true, 2, Wiring::PerPeer, low};
     s.opt.guarantee = GuaranteeMode::Declared;
+    s.engine = Engine::Explicit;
     const auto r = run_scenario(s);
     EXPECT_EQ(r->result.verdict, Verdict::Ok) << name(low);
     EXPECT_TRUE(r->result.exhaustive);
@@ -267,6 +279,7 @@ TEST(Checker, ScaleTargetsAreExhaustive) {
   Scenario big;
   big.topo = Topology{4, 4, Fabric::Default, false, 2, Wiring::PerPeer, Lowering::Table};
   big.opt.guarantee = GuaranteeMode::Declared;
+  big.engine = Engine::Explicit;
   const auto r = run_scenario(big);
   EXPECT_EQ(r->result.verdict, Verdict::Ok);
   EXPECT_TRUE(r->result.symmetry_used);
@@ -275,6 +288,7 @@ TEST(Checker, ScaleTargetsAreExhaustive) {
 TEST(Checker, RandomModeFindsC7AndRuns64Chips) {
   Scenario s;
   s.topo = Topology{2, 2, Fabric::Default, true, 1, Wiring::PerPeer, Lowering::Table};
+  s.engine = Engine::Random;
   s.random_runs = 2000;
   s.seed = 7;
   const auto r = run_scenario(s);
@@ -282,12 +296,18 @@ TEST(Checker, RandomModeFindsC7AndRuns64Chips) {
   EXPECT_TRUE(replay(r->system, *r->result.cex));
   Scenario big;
   big.topo = Topology{64, 4, Fabric::Default, true, 1, Wiring::PerPeer, Lowering::Table};
+  big.engine = Engine::Random;
   big.random_runs = 3;
   big.opt.guarantee = GuaranteeMode::Declared;
   const auto b = run_scenario(big);
   EXPECT_EQ(b->result.verdict, Verdict::Ok);
   EXPECT_EQ(b->result.runs, 3u);
-  EXPECT_FALSE(b->result.exhaustive);
+  EXPECT_FALSE(b->result.exact());
+  EXPECT_NE(b->result.global, GlobalStatus::Holds);  // never "holds": broken (C7) or not refuted
+  if (b->result.global_finding) {
+    EXPECT_TRUE(replay(b->system, *b->result.global_finding));
+  }
+  EXPECT_GT(b->result.states, 3u * 64 * 4 * 20);           // the instructions it really executed
 }
 
 }  // namespace

@@ -1,0 +1,75 @@
+// What every engine answers (explicit search, persistent engine, random schedules):
+// the verdict, the global barrier property's status, counterexamples and the figures
+// of the run.  One set of types, so the CLI, the matrix and the tests read every
+// engine the same way.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace neffbar::model {
+
+enum class Verdict : std::uint8_t { Ok, Deadlock, Unsafe, GlobalUnsafe, NotReusable, Overflow, Budget };
+std::string_view verdict_name(Verdict v);
+constexpr std::uint32_t bit(Verdict v) { return 1u << static_cast<unsigned>(v); }
+constexpr bool failing(Verdict v) { return v != Verdict::Ok && v != Verdict::Budget; }
+
+enum class GuaranteeMode : std::uint8_t {
+  Global,    // GLOBAL_UNSAFE fails the check
+  Declared,  // a broken global property is a finding only
+};
+
+// The global barrier property: in every round, no process departs before every
+// participant has arrived.
+enum class GlobalStatus : std::uint8_t {
+  Holds,       // exact: no reachable departure precedes a participant's arrival
+  Broken,      // a concrete run shows a departure before some participant arrived
+  NotReached,  // exact: nobody ever departs (a deadlock before any DEPART)
+  NotRefuted,  // random schedules saw no violation; proves nothing
+  Unknown,     // the search stopped first (a budget, or the first failure)
+};
+std::string_view global_status_name(GlobalStatus g);
+
+// Which engine decided.
+enum class Engine : std::uint8_t { Auto, Explicit, Persistent, Random };
+std::string_view engine_name(Engine e);
+
+// One executed instruction of a counterexample.
+struct TraceEntry {
+  std::uint32_t step;  // atomic step number (1-based); several entries share one under Lipton
+  std::uint32_t proc;
+  std::uint32_t pc;
+  std::int64_t before = 0, after = 0;  // value of the touched semaphore (ops only)
+};
+
+struct Counterexample {
+  Verdict kind = Verdict::Ok;
+  std::string what;                // the violation in one line
+  std::vector<TraceEntry> trace;   // from the initial state to the violation
+  std::vector<std::int32_t> final_values;
+  bool shortest = true;            // false: a valid run, not necessarily a shortest one
+};
+
+struct CheckResult {
+  Verdict verdict = Verdict::Ok;
+  std::optional<Counterexample> cex;             // for a failing verdict
+  std::optional<Counterexample> global_finding;  // global-only violation (guarantees held), always reported
+  GlobalStatus global = GlobalStatus::Unknown;
+  std::uint32_t found_mask = 0;                  // every kind seen (complete with collect_all)
+  std::uint64_t states = 0, transitions = 0;     // explicit: states; random/persistent: instructions executed
+  double seconds = 0;
+  bool exhaustive = true;                        // the verdict covers every interleaving
+  Engine engine = Engine::Explicit;
+  bool symmetry_used = false;
+  std::uint64_t symmetry_group = 1;  // size of the verified symmetry group (the upper bound of its reduction)
+  bool por_used = false;
+  std::uint64_t runs = 0;            // random: schedules tried; persistent: greedy runs
+  std::uint32_t broke_in_round = 0;  // failing verdict: the smallest round count that already fails (0: not computed)
+  std::string note;
+  [[nodiscard]] bool exact() const { return exhaustive && engine != Engine::Random && verdict != Verdict::Budget; }
+};
+
+}  // namespace neffbar::model

@@ -1,0 +1,212 @@
+// The persistent engine against the explicit search: the same failure kinds on every
+// system both can do, counterexamples that replay, refusals that name the semaphore.
+#include <gtest/gtest.h>
+
+#include <bit>
+#include <cstdlib>
+#include <random>
+
+#include "neffbar/model/arbitrary.h"
+#include "neffbar/model/checker.h"
+#include "neffbar/model/faults.h"
+#include "neffbar/model/hypotheses.h"
+#include "neffbar/model/persistent.h"
+#include "neffbar/model/scenario.h"
+
+namespace neffbar::model {
+namespace {
+
+Instr op(Prim k, std::uint32_t s, std::int64_t v = 1, std::int64_t dec = 1, std::uint16_t r = 0) {
+  return Instr{Marker::None, SemaOp{k, s, v, dec}, r};
+}
+Instr inc(std::uint32_t s, std::uint16_t r = 0) { return op(Prim::Inc, s, 1, 1, r); }
+Instr wait(std::uint32_t s, std::int64_t t = 1, std::uint16_t r = 0) { return op(Prim::WaitGeAndDec, s, t, 1, r); }
+Instr arrive(std::uint16_t r = 0) { return Instr{Marker::Arrive, {}, r}; }
+Instr depart(std::uint16_t r = 0) { return Instr{Marker::Depart, {}, r}; }
+
+System make(std::size_t semas, std::vector<std::vector<Instr>> progs, std::vector<std::vector<std::uint32_t>> g = {},
+            std::uint32_t rounds = 1) {
+  System s;
+  s.rounds = rounds;
+  for (std::size_t i = 0; i < semas; ++i) s.semas.push_back(Semaphore{"s" + std::to_string(i), 0, 0});
+  for (std::size_t p = 0; p < progs.size(); ++p) {
+    Process pr;
+    pr.name = "p" + std::to_string(p);
+    pr.program = progs[p];
+    pr.participant = true;
+    if (p < g.size()) pr.guarantee = g[p];
+    s.procs.push_back(pr);
+  }
+  return s;
+}
+
+CheckResult persistent(const System& s, bool all = true, GuaranteeMode g = GuaranteeMode::Global) {
+  PersistentOptions o;
+  o.collect_all = all;
+  o.guarantee = g;
+  const Result<CheckResult> r = check_persistent(s, o);
+  EXPECT_TRUE(r.ok()) << (r.ok() ? "" : r.error().message());
+  return r.ok() ? *r : CheckResult{};
+}
+
+CheckResult explicit_all(const System& s, bool reduce = true) {
+  CheckOptions o;
+  o.collect_all = true;
+  o.reduce = o.por = o.symmetry = reduce;
+  return check(s, o);
+}
+
+// The persistent verdict, its mask and its counterexamples against the explicit search.
+void expect_agree(const System& s, const std::string& what) {
+  const CheckResult e = explicit_all(s);
+  ASSERT_NE(e.verdict, Verdict::Budget) << what;
+  const CheckResult p = persistent(s);
+  EXPECT_EQ(p.found_mask, e.found_mask) << what;
+  EXPECT_TRUE(p.exact()) << what;
+  if (p.cex) {
+    EXPECT_TRUE(replay(s, *p.cex)) << what << "\n" << format_counterexample(s, *p.cex);
+  }
+  if (p.global_finding) {
+    EXPECT_TRUE(replay(s, *p.global_finding)) << what << "\n" << format_counterexample(s, *p.global_finding);
+  }
+  EXPECT_EQ(failing(p.verdict), failing(e.verdict)) << what;
+  if (std::popcount(e.found_mask) <= 1) {
+    EXPECT_EQ(p.verdict, check(s).verdict) << what;
+  }
+  // The global line: broken exactly when some participant can be passed.
+  if (e.found_mask & bit(Verdict::GlobalUnsafe)) {
+    EXPECT_EQ(p.global, GlobalStatus::Broken) << what;
+  }
+}
+
+TEST(Persistent, RefusesWhatIsNotPersistentAndSaysWhy) {
+  // Two consumers of s0.
+  const System two = make(1, {{wait(0)}, {wait(0)}, {inc(0), inc(0)}});
+  Qualification q = qualify(two);
+  EXPECT_FALSE(q.ok);
+  EXPECT_NE(q.reason.find("s0"), std::string::npos) << q.reason;
+  EXPECT_NE(q.reason.find("p0 and p1"), std::string::npos) << q.reason;
+  const Result<CheckResult> r = check_persistent(two);
+  ASSERT_FALSE(r.ok());
+  EXPECT_NE(r.error().message().find("p0 and p1"), std::string::npos);
+  // An equality wait.
+  q = qualify(make(1, {{op(Prim::WaitEqAndInc, 0, 0)}}));
+  EXPECT_FALSE(q.ok);
+  EXPECT_NE(q.reason.find("equality"), std::string::npos) << q.reason;
+  // A value that could leave int32.
+  q = qualify(make(1, {{op(Prim::IncVal, 0, 0x7FFFFFFF), inc(0)}}));
+  EXPECT_FALSE(q.ok);
+  EXPECT_NE(q.reason.find("int32"), std::string::npos) << q.reason;
+  // Another process's negative inc_val is a decrease.
+  EXPECT_FALSE(qualify(make(1, {{wait(0)}, {op(Prim::IncVal, 0, -1)}})).ok);
+  // A WaitGe reader counts as the consumer.
+  EXPECT_FALSE(qualify(make(1, {{op(Prim::WaitGe, 0)}, {wait(0)}})).ok);
+  EXPECT_TRUE(qualify(make(1, {{op(Prim::WaitGe, 0), wait(0)}, {inc(0)}})).ok);
+}
+
+TEST(Persistent, EachVerdictOnHandMadeSystems) {
+  const System good = make(2, {{arrive(), inc(1), wait(0), depart()}, {arrive(), inc(0), wait(1), depart()}}, {{0, 1}, {0, 1}});
+  EXPECT_EQ(persistent(good).verdict, Verdict::Ok);
+  EXPECT_EQ(persistent(good).global, GlobalStatus::Holds);
+  const System dead = make(2, {{arrive(), wait(0), inc(1), depart()}, {arrive(), wait(1), inc(0), depart()}});
+  EXPECT_EQ(persistent(dead).verdict, Verdict::Deadlock);
+  EXPECT_EQ(persistent(dead).global, GlobalStatus::NotReached);
+  const System unsafe = make(2, {{arrive(), inc(1), depart()}, {arrive(), wait(1), depart()}}, {{0, 1}, {0, 1}});
+  EXPECT_EQ(persistent(unsafe).verdict, Verdict::Unsafe);
+  const System global = make(2, {{arrive(), inc(1), depart()}, {arrive(), wait(1), depart()}});
+  EXPECT_EQ(persistent(global).verdict, Verdict::GlobalUnsafe);
+  EXPECT_EQ(persistent(global, true, GuaranteeMode::Declared).verdict, Verdict::Ok);
+  EXPECT_EQ(persistent(global, true, GuaranteeMode::Declared).global, GlobalStatus::Broken);
+  const System residue = make(1, {{inc(0), inc(0), wait(0, 2)}});
+  EXPECT_EQ(persistent(residue).verdict, Verdict::NotReusable);
+  for (const System* s : {&good, &dead, &unsafe, &global, &residue}) expect_agree(*s, "hand-made");
+}
+
+TEST(Persistent, EqualityOfTheThresholdAndTheCompare) {
+  // wait >= 2 after two increments releases under GE, not under GT.
+  System s = make(1, {{op(Prim::WaitGeAndDec, 0, 2, 2)}, {inc(0), inc(0)}});
+  EXPECT_EQ(persistent(s).verdict, Verdict::Ok);
+  s.compare = Compare::Gt;
+  EXPECT_EQ(persistent(s).verdict, Verdict::Deadlock);
+  expect_agree(s, "gt");
+}
+
+// Composed systems: every scenario of the hypothesis matrix that is persistent, with
+// and without each fault.
+TEST(Persistent, AgreesWithTheExplicitSearchOnTheMatrixAndFaults) {
+  std::size_t compared = 0, refused = 0;
+  for (const Scenario& s : matrix_scenarios(true)) {
+    for (Fault f : {Fault::None, Fault::RaiseThreshold, Fault::ZeroLane, Fault::DoubleSignal}) {
+      Composition comp = *compose(s.topo);
+      if (!inject(comp, f, 0)) continue;
+      const System sys = *lower(comp, s.hyp);
+      if (!qualify(sys).ok) {
+        ++refused;
+        EXPECT_FALSE(check_persistent(sys).ok());
+        continue;
+      }
+      ++compared;
+      expect_agree(sys, describe(s.topo, s.hyp) + " fault " + std::string(name(f)));
+    }
+  }
+  EXPECT_GT(compared, 1000u);
+  EXPECT_EQ(compared + refused, 3u * 768u - 0u - (3u * 768u - compared - refused));  // every system was looked at
+}
+
+TEST(Persistent, AgreesWithTheUnreducedSearch) {
+  for (auto [C, L] : {std::pair{1u, 2u}, {2u, 1u}, {1u, 3u}}) {
+    for (bool hcc : {true, false}) {
+      for (Lowering low : {Lowering::Table, Lowering::ArriveWait, Lowering::Hierarchical}) {
+        for (Fault f : {Fault::None, Fault::RaiseThreshold, Fault::ZeroLane, Fault::DoubleSignal}) {
+          Composition comp = *compose(Topology{C, L, Fabric::Default, hcc, 2, Wiring::PerPeer, low});
+          if (!inject(comp, f, 0)) continue;
+          const System sys = *lower(comp, {});
+          const CheckResult e = explicit_all(sys, false);
+          EXPECT_EQ(persistent(sys).found_mask, e.found_mask) << C << "x" << L << " " << name(low) << " " << name(f);
+        }
+      }
+    }
+  }
+}
+
+std::string dump(const System& s) {
+  std::string out = "rounds " + std::to_string(s.rounds) + "\n";
+  for (std::uint32_t p = 0; p < s.procs.size(); ++p) {
+    out += s.procs[p].name + (s.procs[p].participant ? " (participant)" : "") + " guarantee:";
+    for (auto q : s.procs[p].guarantee) out += " " + std::to_string(q);
+    out += "\n";
+    for (std::uint32_t pc = 0; pc < s.procs[p].program.size(); ++pc) out += "  " + std::to_string(pc) + ": " + describe(s, p, pc) + "\n";
+  }
+  return out;
+}
+
+TEST(Persistent, AgreesWithTheExplicitSearchOnArbitraryPersistentSystems) {
+  std::mt19937_64 rng(20261130);
+  std::uint32_t kinds = 0, tried = 0;
+  for (int i = 0; i < (std::getenv("NEFFBAR_STRESS") ? 200000 : 3000); ++i) {
+    const System s = arbitrary_system([&](std::uint32_t n) { return static_cast<std::uint32_t>(rng() % n); });
+    if (!qualify(s).ok) continue;
+    ++tried;
+    const CheckResult e = explicit_all(s, false);
+    if (e.verdict == Verdict::Budget) continue;
+    kinds |= e.found_mask;
+    const CheckResult p = persistent(s);
+    ASSERT_EQ(p.found_mask, e.found_mask) << "system " << i;
+    if (p.cex) {
+      ASSERT_TRUE(replay(s, *p.cex)) << "system " << i << "\n" << format_counterexample(s, *p.cex);
+    }
+    if (p.global_finding) {
+      ASSERT_TRUE(replay(s, *p.global_finding)) << "system " << i << "\n" << format_counterexample(s, *p.global_finding) << dump(s);
+    }
+  }
+  EXPECT_GT(tried, 1000u);
+  // The generator reaches every kind the engine decides.
+  for (Verdict v : {Verdict::Ok, Verdict::Deadlock, Verdict::Unsafe, Verdict::GlobalUnsafe, Verdict::NotReusable}) {
+    if (v != Verdict::Ok) {
+      EXPECT_TRUE(kinds & bit(v)) << verdict_name(v);
+    }
+  }
+}
+
+}  // namespace
+}  // namespace neffbar::model

@@ -12,7 +12,9 @@
 
 #include "generators.h"
 #include "neffbar/json_log.h"
+#include "neffbar/model/arbitrary.h"
 #include "neffbar/model/checker.h"
+#include "neffbar/model/persistent.h"
 #include "neffbar/model/faults.h"
 #include "neffbar/model/oracle.h"
 #include "neffbar/model/scenario.h"
@@ -350,6 +352,31 @@ inline void p11_oracle_agrees(const OracleFn& oracle) {
   const std::uint32_t got = check(sys, all).found_mask & mask;
   RC_ASSERT((*o & mask) == got);
   RC_TAG(name(f), got == 0 ? "ok" : "failing");
+}
+
+// ------------------------------------------------- persistent engine agreement -----
+// On arbitrary small systems (arbitrary.h: equality of the wait, GT, several rounds,
+// DEPARTs of rounds nobody arrives in, initial values next to the int32 limits): the
+// persistent engine answers exactly the systems that qualify, and there finds exactly
+// the failure kinds the unreduced explicit search finds, with counterexamples that replay.
+using PersistentFn = std::function<Result<CheckResult>(const System&, const PersistentOptions&)>;
+
+inline void persistent_engine_agrees(const PersistentFn& engine) {
+  const System sys = arbitrary_system([](std::uint32_t n) { return *rc::gen::inRange<std::uint32_t>(0, n); });
+  PersistentOptions o;
+  o.collect_all = true;
+  const Result<CheckResult> p = engine(sys, o);
+  RC_ASSERT(p.ok() == qualify(sys).ok);
+  RC_PRE(p.ok());
+  CheckOptions bare;
+  bare.reduce = bare.por = bare.symmetry = false;
+  bare.collect_all = true;
+  const CheckResult e = check(sys, bare);
+  RC_PRE(e.verdict != Verdict::Budget);
+  RC_ASSERT(p->found_mask == e.found_mask);
+  if (p->cex) RC_ASSERT(replay(sys, *p->cex));
+  if (p->global_finding) RC_ASSERT(replay(sys, *p->global_finding));
+  RC_TAG(e.found_mask == 0 ? "ok" : "failing");
 }
 
 }  // namespace neffbar::props

@@ -164,5 +164,25 @@ TEST(Teeth, P11_OracleIgnoringThresholds) {
   }); }, 200));
 }
 
+TEST(Teeth, PersistentEngineIgnoringTheCompare) {  // GT read as GE: the equality of the wait slips
+  EXPECT_TRUE(property_fails([] {
+    persistent_engine_agrees([](const System& s, const PersistentOptions& o) {
+      System ge = s;
+      ge.compare = Compare::Ge;
+      return check_persistent(ge, o);
+    });
+  }));
+}
+
+TEST(Teeth, PersistentEngineMissingResidues) {  // a free run that forgets the values
+  EXPECT_TRUE(property_fails([] {
+    persistent_engine_agrees([](const System& s, const PersistentOptions& o) {
+      Result<CheckResult> r = check_persistent(s, o);
+      if (r) r->found_mask &= ~bit(Verdict::NotReusable);
+      return r;
+    });
+  }));
+}
+
 }  // namespace
 }  // namespace neffbar::props

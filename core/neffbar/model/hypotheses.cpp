@@ -1,5 +1,6 @@
 #include "neffbar/model/hypotheses.h"
 
+#include <array>
 #include <map>
 
 #include <nlohmann/json.hpp>
@@ -78,8 +79,94 @@ Result<MatrixRow> matrix_row(const Scenario& s) {
   return row;
 }
 
+std::vector<Scenario> full_scenarios() {
+  std::vector<Scenario> all;
+  auto add = [&](std::uint32_t C, std::uint32_t L, Fabric f, bool hcc, std::uint32_t rounds, Wiring w, Lowering low) {
+    Scenario s;
+    s.topo = Topology{C, L, f, hcc, rounds, w, low};
+    s.opt.max_seconds = 60;
+    all.push_back(s);
+    if (w == Wiring::Counting) {  // C5: counting is meant for dec = target; dec = 1 leaves residues
+      s.hyp.dec = DecMode::Target;
+      all.push_back(s);
+    }
+  };
+  for (Lowering low : {Lowering::Table, Lowering::ArriveWait, Lowering::Hierarchical}) {
+    for (Fabric f : {Fabric::Default, Fabric::Switch}) {
+      for (Wiring w : {Wiring::PerPeer, Wiring::Counting}) {
+        for (bool hcc : {true, false}) {
+          for (std::uint32_t L = kLeaderRange.lo; L <= kLeaderRange.hi; ++L) {
+            for (std::uint32_t C = kChipRange.lo; C <= kChipRange.hi; ++C) add(C, L, f, hcc, 1, w, low);
+          }
+        }
+      }
+    }
+  }
+  for (std::uint32_t rounds : {2u, kRoundRange.hi}) {
+    for (Lowering low : {Lowering::Table, Lowering::ArriveWait, Lowering::Hierarchical}) {
+      for (bool hcc : {true, false}) {
+        for (std::uint32_t C : {2u, 16u, kChipRange.hi}) {
+          for (std::uint32_t L : {1u, kLeaderRange.hi}) add(C, L, Fabric::Default, hcc, rounds, Wiring::PerPeer, low);
+        }
+      }
+    }
+  }
+  return all;
+}
+
+std::string full_summary_markdown(const std::vector<MatrixRow>& rows) {
+  // key: lowering, fabric, wiring, host-CC (1-round rows); per leader count the chip
+  // counts with OK, and the verdicts seen elsewhere.
+  struct Cell {
+    std::vector<std::uint32_t> ok;
+    std::map<std::string, std::uint32_t> others;
+    bool all_exact = true;
+  };
+  std::map<std::string, std::array<Cell, 5>> table;
+  for (const MatrixRow& r : rows) {
+    if (r.topo.rounds != 1 || r.topo.leaders > 4) continue;
+    const std::string key = "| " + std::string(name(r.topo.lowering)) + " | " + std::string(fabric_name(r.topo.fabric)) + " | " +
+                            std::string(name(r.topo.wiring)) + " | " + std::string(name(r.hyp.dec)) + " | " +
+                            (r.topo.host_cc ? "on" : "off") + " |";
+    Cell& c = table[key][r.topo.leaders];
+    if (r.verdict == Verdict::Ok) {
+      c.ok.push_back(r.topo.chips);
+    } else {
+      ++c.others[std::string(verdict_name(r.verdict))];
+    }
+    c.all_exact = c.all_exact && r.exact;
+  }
+  auto ranges = [](const std::vector<std::uint32_t>& v) {
+    std::string s;
+    for (std::size_t i = 0; i < v.size();) {
+      std::size_t j = i;
+      while (j + 1 < v.size() && v[j + 1] == v[j] + 1) ++j;
+      s += (s.empty() ? "" : ", ") + std::to_string(v[i]) + (j > i ? "-" + std::to_string(v[j]) : "");
+      i = j + 1;
+    }
+    return s.empty() ? std::string("none") : s;
+  };
+  std::string out =
+      "| lowering | fabric | wiring | dec | host-CC | OK at chips (L=1) | L=2 | L=3 | L=4 | elsewhere |\n"
+      "|---|---|---|---|---|---|---|---|---|---|\n";
+  for (const auto& [key, cells] : table) {
+    out += key;
+    std::map<std::string, std::uint32_t> others;
+    bool exact = true;
+    for (std::uint32_t L = 1; L <= 4; ++L) {
+      out += " " + ranges(cells[L].ok) + " |";
+      for (const auto& [v, n] : cells[L].others) others[v] += n;
+      exact = exact && cells[L].all_exact;
+    }
+    std::string e;
+    for (const auto& [v, n] : others) e += (e.empty() ? "" : ", ") + v + " x" + std::to_string(n);
+    out += " " + (e.empty() ? std::string("-") : e) + (exact ? "" : " (not all exact)") + " |\n";
+  }
+  return out;
+}
+
 std::vector<MatrixRow> run_matrix(const MatrixOptions& opt) {
-  const std::vector<Scenario> all = matrix_scenarios(opt.small);
+  const std::vector<Scenario> all = opt.full ? full_scenarios() : matrix_scenarios(opt.small);
   std::vector<MatrixRow> rows;
   rows.reserve(all.size());
   for (std::size_t i = 0; i < all.size(); ++i) {
@@ -102,7 +189,7 @@ std::vector<MatrixRow> run_matrix(const MatrixOptions& opt) {
 std::string matrix_markdown(const std::vector<MatrixRow>& rows) {
   std::string out =
       "| topology | host-CC | rounds | compare | dec | wiring | lowering | roles | host addrs | verdict | global | "
-      "round | states | cex steps |\n|---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n";
+      "round | states | cex steps | engine |\n|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n";
   std::map<std::string, const MatrixRow*> first_of_kind;  // one counterexample per hypothesis combination
   for (const MatrixRow& r : rows) {
     out += "| " + topo_name(r.topo) + " | " + (r.topo.host_cc ? "on" : "off") + " | " + std::to_string(r.topo.rounds) +
@@ -111,7 +198,8 @@ std::string matrix_markdown(const std::vector<MatrixRow>& rows) {
            std::string(name(r.hyp.roles)) + " | " + std::string(name(r.hyp.host_addrs)) + " | " +
            std::string(verdict_name(r.verdict)) + " | " + (r.global_holds ? "holds" : "broken") + " | " +
            (r.broke_in_round ? std::to_string(r.broke_in_round) : "") + " | " + std::to_string(r.states) + " | " +
-           (r.cex_steps ? std::to_string(r.cex_steps) : "") + " |\n";
+           (r.cex_steps ? std::to_string(r.cex_steps) : "") + " | " + std::string(engine_name(r.engine)) +
+           (r.exact ? "" : " (not exact)") + " |\n";
     if (!r.counterexample.empty()) {
       const std::string key = std::string(verdict_name(r.verdict)) + " " + describe(Topology{1, 1, r.topo.fabric, r.topo.host_cc, 1, r.topo.wiring, r.topo.lowering}, r.hyp);
       const auto it = first_of_kind.find(key);
@@ -141,6 +229,8 @@ std::string matrix_json(const std::vector<MatrixRow>& rows) {
     j["roles"] = name(r.hyp.roles);
     j["host_addrs"] = name(r.hyp.host_addrs);
     j["verdict"] = verdict_name(r.verdict);
+    j["engine"] = engine_name(r.engine);
+    j["exact"] = r.exact;
     j["global_property_holds"] = r.global_holds;
     if (r.broke_in_round) j["broke_in_round"] = r.broke_in_round;
     j["states"] = r.states;

@@ -27,6 +27,7 @@ struct MatrixRow {
 
 struct MatrixOptions {
   bool small = false;  // only 1x4 and 2x2 (tests)
+  bool full = false;   // the full-scale table (full_scenarios) instead of the reference topologies
   std::function<void(std::size_t done, std::size_t total)> progress;
 };
 
@@ -39,7 +40,17 @@ std::vector<Scenario> matrix_scenarios(bool small);
 // composer's error for a topology out of range.
 Result<MatrixRow> matrix_row(const Scenario& s);
 
+// The full-scale table: every chips 1..64 x leaders 1..4 x fabric x host-CC x lowering
+// x wiring at 1 round, under the default reading of the other hypotheses (ge, dec one,
+// code roles, ctx addresses), then a rounds sample (2 and 1000 rounds on 2, 16 and 64
+// chips).  Decided by auto: exact wherever the system is persistent (all of them today).
+std::vector<Scenario> full_scenarios();
+
 std::vector<MatrixRow> run_matrix(const MatrixOptions& opt = {});
+
+// For the full table: for each lowering, fabric, wiring and host-CC, the chip counts
+// at which each leader count gives OK (the places where it is a global barrier).
+std::string full_summary_markdown(const std::vector<MatrixRow>& rows);
 
 std::string matrix_markdown(const std::vector<MatrixRow>& rows);
 std::string matrix_json(const std::vector<MatrixRow>& rows);

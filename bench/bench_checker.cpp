@@ -13,9 +13,11 @@ using namespace neffbar::model;
 void BM_Checker(benchmark::State& state) {
   const Topology t{static_cast<std::uint32_t>(state.range(0)), static_cast<std::uint32_t>(state.range(1)),
                    state.range(2) ? Fabric::Switch : Fabric::Default, false, 2, Wiring::PerPeer, Lowering::Table};
-  const System sys = *lower(*compose(t), {});
+  const Lowered low = *lower_with_hints(*compose(t), {});
+  const System& sys = low.system;
   CheckOptions o;
   o.guarantee = GuaranteeMode::Declared;
+  o.symmetry_hints = low.hints;
   std::uint64_t states = 0;
   for (auto _ : state) {
     const CheckResult r = check(sys, o);

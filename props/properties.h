@@ -120,10 +120,11 @@ inline void p4_fabrics_agree(const std::function<Result<Composition>(const Topol
     t.fabric = f;
     const Result<Composition> comp = composer(t);
     RC_ASSERT(comp.ok());
-    const System sys = *lower(*comp, {});
+    const Lowered low = *lower_with_hints(*comp, {});
     CheckOptions o;
     o.guarantee = GuaranteeMode::Declared;
-    const Verdict v = check(sys, o).verdict;
+    o.symmetry_hints = low.hints;
+    const Verdict v = check(low.system, o).verdict;
     RC_ASSERT(v == Verdict::Ok);
   }
   RC_TAG(t.chips, t.leaders);
@@ -146,9 +147,11 @@ inline void p5_deadlock_freedom(const std::function<Result<Composition>(const To
   const Topology t = *gen_topology(4, 2);
   const Result<Composition> comp = composer(t);
   RC_ASSERT(comp.ok());
-  const System sys = *lower(*comp, {});
+  const Lowered low = *lower_with_hints(*comp, {});
+  const System& sys = low.system;
   CheckOptions o;
   o.guarantee = GuaranteeMode::Declared;
+  o.symmetry_hints = low.hints;
   const CheckResult r = check(sys, o);
   RC_ASSERT(r.verdict == Verdict::Ok);  // no DEADLOCK, UNSAFE, NOT_REUSABLE
   // One chip; or every chip pair directly linked and either the hierarchical order or

@@ -30,6 +30,7 @@
 #include <vector>
 
 #include "neffbar/model/counterexample.h"
+#include "neffbar/model/symmetry.h"
 #include "neffbar/model/system.h"
 #include "neffbar/model/verdict.h"
 
@@ -43,6 +44,8 @@ struct CheckOptions {
   std::uint64_t max_states = 30'000'000;
   double max_seconds = 300;
   bool collect_all = false;  // explore everything, collecting every failing kind (found_mask)
+  // The candidate symmetry from lower_with_hints(); empty: no symmetry reduction.
+  SymmetryHints symmetry_hints;
   std::function<void(std::uint64_t states, double seconds)> progress;  // every ~1 s
 };
 

@@ -73,7 +73,15 @@ void lower_steps(const BarrierConfigs& cfg, Fabric fabric, Lowering lowering, co
 }  // namespace
 
 Result<System> lower(const Composition& comp, const Hypotheses& h) {
-  System sys;
+  Result<Lowered> l = lower_with_hints(comp, h);
+  if (!l) return l.error();
+  return std::move(l->system);
+}
+
+Result<Lowered> lower_with_hints(const Composition& comp, const Hypotheses& h) {
+  Lowered out;
+  System& sys = out.system;
+  SymmetryHints& hints = out.hints;
   sys.compare = h.compare;
   sys.rounds = comp.topo.rounds;
   SemaSpace space(comp.mapping);
@@ -84,8 +92,8 @@ Result<System> lower(const Composition& comp, const Hypotheses& h) {
       space.name_block(comp.sp_base(c, l), "c" + std::to_string(c) + ".l" + std::to_string(l));
     }
   }
-  sys.layout.chips = C;
-  sys.layout.leaders = L;
+  hints.chips = C;
+  hints.leaders = L;
 
   const std::uint32_t start_id = h.roles == Roles::Code ? kStartCode : kNarrativeStart;
   const std::uint32_t host_done_id =
@@ -137,7 +145,7 @@ Result<System> lower(const Composition& comp, const Hypotheses& h) {
     p.program.push_back(prim(Prim::Inc, done, 1, 1, 0));
     repeat_rounds(p.program, comp.topo.rounds);
     sys.procs.push_back(std::move(p));
-    sys.layout.leader_proc.push_back(static_cast<std::int32_t>(k));
+    hints.leader_proc.push_back(static_cast<std::int32_t>(k));
   }
   // The host: arm every leader's start, then wait every leader's done.
   Process host;
@@ -150,7 +158,7 @@ Result<System> lower(const Composition& comp, const Hypotheses& h) {
   sys.procs.push_back(std::move(host));
   // Barrier proxies (non-host-CC): forward the device-side completion (id 2) to the
   // host-side done semaphore.  In host-CC mode the two are the same object (the merge).
-  sys.layout.proxy_proc.assign(N, -1);
+  hints.proxy_proc.assign(N, -1);
   if (h.proxy) {
     for (std::uint32_t k = 0; k < N; ++k) {
       if (!needs_proxy[k]) continue;
@@ -161,13 +169,13 @@ Result<System> lower(const Composition& comp, const Hypotheses& h) {
       px.program.push_back(prim(Prim::WaitGeAndDec, from, 1, 1, 0));
       px.program.push_back(prim(Prim::Inc, to, 1, 1, 0));
       repeat_rounds(px.program, comp.topo.rounds);
-      sys.layout.proxy_proc[k] = static_cast<std::int32_t>(sys.procs.size());
+      hints.proxy_proc[k] = static_cast<std::int32_t>(sys.procs.size());
       sys.procs.push_back(std::move(px));
     }
   }
   // Ownership of every semaphore, for the symmetry check.
   if (comp.topo.wiring == Wiring::PerPeer) {  // counting: 8 and 16 are counters, not "leader j"
-    sys.layout.leader_indexed = {{sema_index::kIntraArrival, 4}, {sema_index::kClosingRound, 4}};
+    hints.leader_indexed = {{sema_index::kIntraArrival, 4}, {sema_index::kClosingRound, 4}};
   }
   for (const Semaphore& m : sys.semas) {
     std::int32_t slot = -1;
@@ -180,10 +188,10 @@ Result<System> lower(const Composition& comp, const Hypotheses& h) {
         }
       }
     }
-    sys.layout.sema_slot.push_back(slot);
-    sys.layout.sema_local.push_back(local);
+    hints.sema_slot.push_back(slot);
+    hints.sema_local.push_back(local);
   }
-  return sys;
+  return out;
 }
 
 Result<System> lower_configs(std::span<const ConfigBytes> configs, Fabric fabric, Lowering lowering,

@@ -12,6 +12,7 @@
 #include <span>
 
 #include "neffbar/model/composer.h"
+#include "neffbar/model/symmetry.h"
 #include "neffbar/model/system.h"
 
 namespace neffbar::model {
@@ -27,6 +28,14 @@ struct Hypotheses {
 
 // Leaders (processes 0..N-1, index c*L+l), then the host, then the proxies.
 Result<System> lower(const Composition& comp, const Hypotheses& h);
+
+// The same system, and beside it what the lowering knows of its candidate symmetry
+// (for the explicit search's symmetry reduction, which verifies it before use).
+struct Lowered {
+  System system;
+  SymmetryHints hints;
+};
+Result<Lowered> lower_with_hints(const Composition& comp, const Hypotheses& h);
 
 // Device barrier only (no host leg), one process per config file, every leader in
 // every other leader's guarantee (the global property).  For `neffbar check-configs`.

@@ -11,21 +11,27 @@ EngineOptions Scenario::engine_options() const {
   return e;
 }
 
-Result<System> build_system(const Scenario& s, std::uint32_t rounds) {
-  if (!s.configs.empty()) return lower_configs(s.configs, s.topo.fabric, s.topo.lowering, rounds, s.hyp);
+Result<Lowered> build_system(const Scenario& s, std::uint32_t rounds) {
+  if (!s.configs.empty()) {
+    Result<System> sys = lower_configs(s.configs, s.topo.fabric, s.topo.lowering, rounds, s.hyp);
+    if (!sys) return sys.error();
+    return Lowered{std::move(*sys), {}};
+  }
   Topology t = s.topo;
   t.rounds = rounds;
   const Result<Composition> comp = compose(t);
   if (!comp) return comp.error();
-  return lower(*comp, s.hyp);
+  return lower_with_hints(*comp, s.hyp);
 }
 
 Result<ScenarioResult> run_scenario(const Scenario& s) {
-  Result<System> sys = build_system(s, s.topo.rounds);
-  if (!sys) return sys.error();
-  Result<CheckResult> r = decide(*sys, s.engine_options());
+  Result<Lowered> built = build_system(s, s.topo.rounds);
+  if (!built) return built.error();
+  EngineOptions eo = s.engine_options();
+  eo.check.symmetry_hints = std::move(built->hints);
+  Result<CheckResult> r = decide(built->system, eo);
   if (!r) return r.error();
-  ScenarioResult out{std::move(*sys), std::move(*r)};
+  ScenarioResult out{std::move(built->system), std::move(*r)};
   CheckResult& res = out.result;
   // The round it broke in: the smallest round count that already fails.  The persistent
   // engine measures it in its own run; the explicit search re-checks fewer rounds.
@@ -34,9 +40,10 @@ Result<ScenarioResult> run_scenario(const Scenario& s) {
     EngineOptions fewer = s.engine_options();
     fewer.engine = Engine::Explicit;
     for (std::uint32_t k = 1; k < s.topo.rounds; ++k) {
-      const Result<System> sk = build_system(s, k);
+      Result<Lowered> sk = build_system(s, k);
       if (!sk) break;
-      const Result<CheckResult> rk = decide(*sk, fewer);
+      fewer.check.symmetry_hints = std::move(sk->hints);
+      const Result<CheckResult> rk = decide(sk->system, fewer);
       if (rk && failing(rk->verdict)) {
         res.broke_in_round = k;
         break;

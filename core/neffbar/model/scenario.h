@@ -29,8 +29,8 @@ struct ScenarioResult {
   CheckResult result;  // result.broke_in_round: the smallest round count that already fails
 };
 
-// The system of the scenario with `rounds` rounds.
-Result<System> build_system(const Scenario& s, std::uint32_t rounds);
+// The system of the scenario with `rounds` rounds (with its symmetry hints when composed).
+Result<Lowered> build_system(const Scenario& s, std::uint32_t rounds);
 Result<ScenarioResult> run_scenario(const Scenario& s);
 
 // A stable one-line description: "2x4 default host-cc rounds=2 ge dec=one per_peer table code ctx"

@@ -16,8 +16,8 @@ Key key_of(const Instr& in, std::int64_t sema) {
 }
 
 // The semaphore renaming induced by a leader-slot permutation (slot k -> slot_map[k]).
-std::optional<std::vector<std::int64_t>> sema_renaming(const System& sys, const std::vector<std::uint32_t>& slot_map) {
-  const auto& lay = sys.layout;
+std::optional<std::vector<std::int64_t>> sema_renaming(const System& sys, const SymmetryHints& lay,
+                                                       const std::vector<std::uint32_t>& slot_map) {
   const std::uint32_t L = lay.leaders;
   std::map<std::pair<std::int32_t, std::uint32_t>, std::int64_t> where;
   for (std::size_t s = 0; s < sys.semas.size(); ++s) where[{lay.sema_slot[s], lay.sema_local[s]}] = static_cast<std::int64_t>(s);
@@ -50,12 +50,12 @@ std::optional<std::vector<std::int64_t>> sema_renaming(const System& sys, const 
 
 }  // namespace
 
-bool is_automorphism(const System& sys, std::span<const std::uint32_t> perm,
+bool is_automorphism(const System& sys, const SymmetryHints& hints, std::span<const std::uint32_t> perm,
                      const std::vector<std::uint32_t>& slot_map,
                      const std::vector<std::vector<std::uint32_t>>& blocks) {
   const std::size_t P = sys.procs.size();
-  if (perm.size() != P || sys.layout.sema_slot.size() != sys.semas.size()) return false;
-  const auto rho = sema_renaming(sys, slot_map);
+  if (perm.size() != P || hints.sema_slot.size() != sys.semas.size()) return false;
+  const auto rho = sema_renaming(sys, hints, slot_map);
   if (!rho) return false;
   for (std::size_t s = 0; s < sys.semas.size(); ++s) {
     if (sys.semas[static_cast<std::size_t>((*rho)[s])].initial != sys.semas[s].initial) return false;
@@ -97,8 +97,8 @@ bool is_automorphism(const System& sys, std::span<const std::uint32_t> perm,
   return true;
 }
 
-std::optional<Symmetry> Symmetry::detect(const System& sys, const std::vector<std::vector<std::uint32_t>>& blocks) {
-  const auto& lay = sys.layout;
+std::optional<Symmetry> Symmetry::detect(const System& sys, const SymmetryHints& lay,
+                                         const std::vector<std::vector<std::uint32_t>>& blocks) {
   const std::uint32_t C = lay.chips, L = lay.leaders;
   if (C == 0 || L == 0 || lay.leader_proc.size() != std::size_t{C} * L) return std::nullopt;
   if (!lay.proxy_proc.empty() && lay.proxy_proc.size() != std::size_t{C} * L) return std::nullopt;
@@ -131,7 +131,7 @@ std::optional<Symmetry> Symmetry::detect(const System& sys, const std::vector<st
     const auto perm = perm_of([l](std::uint32_t c, std::uint32_t j) {
       return std::pair{c, j == l ? l + 1 : j == l + 1 ? l : j};
     });
-    if (perm.empty() || !is_automorphism(sys, perm, slot_map, blocks)) return std::nullopt;
+    if (perm.empty() || !is_automorphism(sys, lay, perm, slot_map, blocks)) return std::nullopt;
   }
   // Chip translations, each verified (there are at most C of them).
   for (std::uint32_t t = 0; t < C; ++t) {
@@ -139,7 +139,7 @@ std::optional<Symmetry> Symmetry::detect(const System& sys, const std::vector<st
     for (std::uint32_t c = 0; c < C; ++c) closed = closed && (c ^ t) < C;
     if (!closed) continue;
     const auto perm = perm_of([t](std::uint32_t c, std::uint32_t j) { return std::pair{c ^ t, j}; });
-    if (t == 0 || (!perm.empty() && is_automorphism(sys, perm, slot_map, blocks))) s.translations_.push_back(t);
+    if (t == 0 || (!perm.empty() && is_automorphism(sys, lay, perm, slot_map, blocks))) s.translations_.push_back(t);
   }
   if (L == 1 && s.translations_.size() == 1) return std::nullopt;  // trivial group
   return s;

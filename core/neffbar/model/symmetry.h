@@ -6,7 +6,7 @@
 //   - chip translations c -> c xor t (the tier partner of c on lane i is c xor 2^i),
 //     for the t that map 0..C-1 onto itself;
 // and it is used only after each generator has been verified to be an automorphism:
-// under the induced semaphore renaming (System::Layout says which SP block and id each
+// under the induced semaphore renaming (SymmetryHints say which SP block and id each
 // semaphore has) every process's atomic blocks equal its image's, initial values agree
 // and guarantees map onto guarantees.  Canonical form: for each translation, sort the leader columns
 // (each column = the pcs of leader l and its proxy on every chip) and keep the least.
@@ -21,13 +21,30 @@
 
 namespace neffbar::model {
 
+// What the lowering knows about a composed system's candidate symmetry (checked before
+// use): processes laid out as chips x leaders "columns" (leaders and their proxies),
+// chip translations by xor.  Produced beside the system (lowering.h), never part of it.
+struct SymmetryHints {
+  std::uint32_t chips = 0, leaders = 0;
+  std::vector<std::int32_t> leader_proc;  // [c*L+l] -> process index of that leader
+  std::vector<std::int32_t> proxy_proc;   // [c*L+l] -> proxy process index, or -1
+  // Semaphore ownership, for renaming semaphores along a process permutation:
+  // sema_slot[s] = leader c*L+l whose SP block holds s (-1: none), sema_local[s] = its
+  // id in that block; ids in leader_indexed ranges [first, first+count) name a leader
+  // (8+j: "arrival of leader j") and are renamed with it.
+  std::vector<std::int32_t> sema_slot;
+  std::vector<std::uint32_t> sema_local;
+  std::vector<std::pair<std::uint32_t, std::uint32_t>> leader_indexed;
+};
+
 class Symmetry {
  public:
-  // nullopt when the system has no layout or a generator is not an automorphism.
+  // nullopt when the hints lay out nothing or a generator is not an automorphism.
   // `blocks` are the atomic blocks the search executes ([p][pc] -> end): processes
   // outside the layout (the host) are compared block by block as multisets, since
   // the order inside an atomic block of commuting actions does not matter.
-  static std::optional<Symmetry> detect(const System& sys, const std::vector<std::vector<std::uint32_t>>& blocks);
+  static std::optional<Symmetry> detect(const System& sys, const SymmetryHints& hints,
+                                       const std::vector<std::vector<std::uint32_t>>& blocks);
 
   // out = canonical pcs; perm[i] = the slot process i lands in.
   void canonicalize(std::span<const std::uint16_t> in, std::span<std::uint16_t> out,
@@ -45,7 +62,7 @@ class Symmetry {
 
 // True when `perm` (process i -> perm[i]), with the semaphore renaming induced by
 // `slot_map` (leader slot k -> slot_map[k]), maps the system onto itself block by block.
-bool is_automorphism(const System& sys, std::span<const std::uint32_t> perm,
+bool is_automorphism(const System& sys, const SymmetryHints& hints, std::span<const std::uint32_t> perm,
                      const std::vector<std::uint32_t>& slot_map,
                      const std::vector<std::vector<std::uint32_t>>& blocks);
 

@@ -44,20 +44,6 @@ struct System {
   std::vector<Semaphore> semas;
   Compare compare = Compare::Ge;
   std::uint32_t rounds = 1;
-  // Candidate symmetry (checked before use, see symmetry.h): processes laid out as
-  // sym_chips x sym_leaders "columns" (leaders and their proxies), chip translations by xor.
-  struct Layout {
-    std::uint32_t chips = 0, leaders = 0;
-    std::vector<std::int32_t> leader_proc;  // [c*L+l] -> process index of that leader
-    std::vector<std::int32_t> proxy_proc;   // [c*L+l] -> proxy process index, or -1
-    // Semaphore ownership, for renaming semaphores along a process permutation:
-    // sema_slot[s] = leader c*L+l whose SP block holds s (-1: none), sema_local[s] = its
-    // id in that block; ids in leader_indexed ranges [first, first+count) name a leader
-    // (8+j: "arrival of leader j") and are renamed with it.
-    std::vector<std::int32_t> sema_slot;
-    std::vector<std::uint32_t> sema_local;
-    std::vector<std::pair<std::uint32_t, std::uint32_t>> leader_indexed;
-  } layout;
 };
 
 // Interns semaphores by identity (address with the window stripped, SPEC §4).

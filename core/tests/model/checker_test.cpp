@@ -139,10 +139,12 @@ TEST(Checker, ReductionsAgreeWithTheUnreducedSearch) {
     for (Fault f : {Fault::None, Fault::RaiseThreshold, Fault::ZeroLane}) {
       Composition faulty = *comp;
       if (!inject(faulty, f, 0)) continue;
-      const System sys = *lower(faulty, s.hyp);
+      const Lowered low = *lower_with_hints(faulty, s.hyp);
+      const System& sys = low.system;
       CheckOptions base;
       base.reduce = base.por = base.symmetry = false;
       base.collect_all = true;
+      base.symmetry_hints = low.hints;
       const CheckResult ref = check(sys, base);
       ASSERT_NE(ref.verdict, Verdict::Budget);
       for (const Variant v : {Variant{true, false, false}, Variant{true, true, false}, Variant{true, false, true},
@@ -173,11 +175,15 @@ TEST(Checker, ReductionsAgreeWithTheUnreducedSearch) {
 TEST(Checker, SymmetryIsRefusedForAsymmetricSystems) {
   Topology t{2, 2, Fabric::Default, true, 1, Wiring::PerPeer, Lowering::Table};
   Composition comp = *compose(t);
-  System sym = *lower(comp, {});
+  const Lowered sym = *lower_with_hints(comp, {});
   CheckOptions o;
-  EXPECT_TRUE(check(sym, o).symmetry_used);
+  EXPECT_FALSE(check(sym.system, o).symmetry_used);  // no hints, no symmetry
+  o.symmetry_hints = sym.hints;
+  EXPECT_TRUE(check(sym.system, o).symmetry_used);
   ASSERT_TRUE(inject(comp, Fault::RaiseThreshold, 1));
-  EXPECT_FALSE(check(*lower(comp, {}), o).symmetry_used);
+  const Lowered asym = *lower_with_hints(comp, {});
+  o.symmetry_hints = asym.hints;
+  EXPECT_FALSE(check(asym.system, o).symmetry_used);
 }
 
 TEST(Checker, StaticOracleAgreesWithTheExhaustiveChecker) {

@@ -1,0 +1,150 @@
+// The explicit search's compiled system (shared with random schedules): per process its
+// atomic blocks under the Lipton reduction, the semaphores it touches with the prefix
+// sums of its effects (the search stores only pcs and derives the values), its ARRIVE
+// pcs per round, and whether any value could leave int32.
+#pragma once
+
+#include <algorithm>
+#include <chrono>
+#include <cstdint>
+#include <limits>
+#include <vector>
+
+#include "neffbar/model/system.h"
+
+namespace neffbar::model::detail {
+
+using Clock = std::chrono::steady_clock;
+inline constexpr std::uint32_t kNone = std::numeric_limits<std::uint32_t>::max();
+// The explicit search keeps, per process, its effect on every semaphore it touches
+// after each pc; past this many entries (2 GiB) the system is too large for it.
+inline constexpr std::size_t kMaxPrefixEntries = std::size_t{1} << 28;
+
+inline double since(Clock::time_point t0) { return std::chrono::duration<double>(Clock::now() - t0).count(); }
+
+struct Compiled {
+  const System& sys;
+  std::uint32_t P = 0;
+  std::vector<std::uint32_t> len;
+  std::vector<std::vector<std::uint32_t>> block_end;   // [p][pc] -> end of the atomic block
+  std::vector<std::vector<std::uint32_t>> touched;     // [p] -> semaphores p touches
+  std::vector<std::vector<std::int64_t>> prefix;       // [p][pc*|touched|+k] effect sums
+  std::vector<std::vector<std::uint32_t>> arrive_pc;   // [p][round]
+  std::vector<std::vector<std::uint8_t>> ample_ok;     // [p][pc]: block has no marker, only movers
+  bool overflow_possible = false;                      // some semaphore could leave int32
+  std::vector<std::int32_t> init;
+  std::vector<std::uint32_t> participants;
+
+  std::size_t prefix_entries = 0;                      // size of the prefix tables (0 without them)
+
+  Compiled(const System& s, bool reduce, bool prefix_sums = true) : sys(s), P(static_cast<std::uint32_t>(s.procs.size())) {
+    for (const Semaphore& m : s.semas) init.push_back(m.initial);
+    // Which processes decrease / equality-test each semaphore (for the mover tests).
+    const std::size_t S = s.semas.size();
+    std::vector<std::vector<std::uint32_t>> decreasers(S), eq_waiters(S);
+    for (std::uint32_t p = 0; p < P; ++p) {
+      for (const Instr& in : s.procs[p].program) {
+        if (in.marker != Marker::None) continue;
+        const Prim k = in.op.prim;
+        if (effect(in.op) < 0 || k == Prim::WaitEqAndClear) decreasers[in.op.sema].push_back(p);
+        if (k == Prim::WaitEqAndInc || k == Prim::WaitEqAndClear) eq_waiters[in.op.sema].push_back(p);
+      }
+    }
+    auto only = [](const std::vector<std::uint32_t>& v, std::uint32_t p) {
+      return std::all_of(v.begin(), v.end(), [p](std::uint32_t q) { return q == p; });
+    };
+    auto is_right = [&](std::uint32_t p, const Instr& in) {
+      if (in.marker != Marker::None) return false;
+      const Prim k = in.op.prim;
+      return (k == Prim::WaitGe || k == Prim::WaitGeAndDec) && only(decreasers[in.op.sema], p) &&
+             eq_waiters[in.op.sema].empty();
+    };
+    auto is_left = [&](std::uint32_t p, const Instr& in) {
+      if (in.marker != Marker::None) return false;
+      const Prim k = in.op.prim;
+      return (k == Prim::Inc || (k == Prim::IncVal && in.op.value >= 0)) && only(eq_waiters[in.op.sema], p);
+    };
+    for (std::uint32_t p = 0; p < P; ++p) {
+      const auto& prog = s.procs[p].program;
+      const auto n = static_cast<std::uint32_t>(prog.size());
+      len.push_back(n);
+      std::vector<std::uint32_t> ends(n + 1, n);
+      for (std::uint32_t pc = 0; pc < n; ++pc) {
+        std::uint32_t e = pc;
+        if (reduce) {
+          while (e < n && is_right(p, prog[e])) ++e;
+          if (e < n && !is_left(p, prog[e])) ++e;  // the one non-mover
+          while (e < n && is_left(p, prog[e])) ++e;
+        }
+        ends[pc] = std::max(e, pc + 1);
+      }
+      std::vector<std::uint8_t> ok(n + 1, 0);
+      for (std::uint32_t pc = 0; pc < n; ++pc) {
+        bool good = true;
+        for (std::uint32_t i = pc; i < ends[pc] && good; ++i) good = is_right(p, prog[i]) || is_left(p, prog[i]);
+        ok[pc] = good ? 1 : 0;
+      }
+      ample_ok.push_back(std::move(ok));
+      block_end.push_back(std::move(ends));
+      std::vector<std::uint32_t> t;
+      for (const Instr& in : prog) {
+        if (in.marker == Marker::None) t.push_back(in.op.sema);
+      }
+      std::sort(t.begin(), t.end());
+      t.erase(std::unique(t.begin(), t.end()), t.end());
+      const std::size_t entries = prefix_sums ? (std::size_t{n} + 1) * t.size() : 0;
+      prefix_entries += entries;
+      std::vector<std::int64_t> pre(entries <= kMaxPrefixEntries ? entries : 0, 0);
+      for (std::uint32_t pc = 0; pc < n && !pre.empty(); ++pc) {
+        std::copy_n(pre.begin() + pc * t.size(), t.size(), pre.begin() + (pc + 1) * t.size());
+        if (prog[pc].marker != Marker::None) continue;
+        const auto k = static_cast<std::size_t>(std::lower_bound(t.begin(), t.end(), prog[pc].op.sema) - t.begin());
+        pre[(pc + 1) * t.size() + k] += effect(prog[pc].op);
+      }
+      touched.push_back(std::move(t));
+      prefix.push_back(std::move(pre));
+      std::vector<std::uint32_t> arr(s.rounds, kNone);
+      for (std::uint32_t pc = 0; pc < n; ++pc) {
+        if (prog[pc].marker == Marker::Arrive && prog[pc].round < arr.size()) arr[prog[pc].round] = pc;
+      }
+      arrive_pc.push_back(std::move(arr));
+      if (s.procs[p].participant) participants.push_back(p);
+    }
+    // Bounds on every semaphore over all executions: the sum of all positive (negative)
+    // effects.  When they stay inside int32 no primitive can overflow, so incs and
+    // decs on one semaphore commute and the partial-order reduction is exact.
+    std::vector<std::int64_t> hi(init.begin(), init.end()), lo(init.begin(), init.end());
+    for (const Process& pr : s.procs) {
+      for (const Instr& in : pr.program) {
+        if (in.marker != Marker::None) continue;
+        const std::int64_t e = effect(in.op);
+        (e > 0 ? hi : lo)[in.op.sema] += e;
+      }
+    }
+    for (std::size_t i = 0; i < hi.size(); ++i) {
+      overflow_possible = overflow_possible || hi[i] > INT32_MAX || lo[i] < INT32_MIN;
+    }
+  }
+
+  void values(const std::uint16_t* pcs, std::vector<std::int32_t>& vals) const {
+    thread_local std::vector<std::int64_t> acc;
+    acc.assign(init.begin(), init.end());
+    for (std::uint32_t p = 0; p < P; ++p) {
+      const auto& t = touched[p];
+      const std::int64_t* row = prefix[p].data() + std::size_t{pcs[p]} * t.size();
+      for (std::size_t k = 0; k < t.size(); ++k) acc[t[k]] += row[k];
+    }
+    vals.assign(acc.size(), 0);
+    for (std::size_t i = 0; i < acc.size(); ++i) {
+      vals[i] = static_cast<std::int32_t>(std::clamp<std::int64_t>(acc[i], INT32_MIN, INT32_MAX));
+    }
+  }
+
+  template <class Pc>
+  [[nodiscard]] bool arrived(const Pc* pcs, std::uint32_t q, std::uint32_t round) const {
+    const std::uint32_t a = round < arrive_pc[q].size() ? arrive_pc[q][round] : kNone;
+    return a != kNone && pcs[q] > a;
+  }
+};
+
+}  // namespace neffbar::model::detail

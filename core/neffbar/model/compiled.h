@@ -17,8 +17,8 @@ namespace neffbar::model::detail {
 using Clock = std::chrono::steady_clock;
 inline constexpr std::uint32_t kNone = std::numeric_limits<std::uint32_t>::max();
 // The explicit search keeps, per process, its effect on every semaphore it touches
-// after each pc; past this many entries (2 GiB) the system is too large for it.
-inline constexpr std::size_t kMaxPrefixEntries = std::size_t{1} << 28;
+// after each pc; past this many entries (256 MiB) the system is too large for it.
+inline constexpr std::size_t kMaxPrefixEntries = std::size_t{1} << 25;
 
 inline double since(Clock::time_point t0) { return std::chrono::duration<double>(Clock::now() - t0).count(); }
 
@@ -46,8 +46,11 @@ struct Compiled {
       for (const Instr& in : s.procs[p].program) {
         if (in.marker != Marker::None) continue;
         const Prim k = in.op.prim;
-        if (effect(in.op) < 0 || k == Prim::WaitEqAndClear) decreasers[in.op.sema].push_back(p);
-        if (k == Prim::WaitEqAndInc || k == Prim::WaitEqAndClear) eq_waiters[in.op.sema].push_back(p);
+        auto note = [p](std::vector<std::uint32_t>& v) {  // each process once (programs repeat per round)
+          if (v.empty() || v.back() != p) v.push_back(p);
+        };
+        if (effect(in.op) < 0 || k == Prim::WaitEqAndClear) note(decreasers[in.op.sema]);
+        if (k == Prim::WaitEqAndInc || k == Prim::WaitEqAndClear) note(eq_waiters[in.op.sema]);
       }
     }
     auto only = [](const std::vector<std::uint32_t>& v, std::uint32_t p) {
@@ -64,6 +67,20 @@ struct Compiled {
       const Prim k = in.op.prim;
       return (k == Prim::Inc || (k == Prim::IncVal && in.op.value >= 0)) && only(eq_waiters[in.op.sema], p);
     };
+    // The semaphores each process touches, and the size of the prefix tables over them:
+    // refused before anything is allocated when too large.
+    for (const Process& pr : s.procs) {
+      std::vector<std::uint32_t> t;
+      for (const Instr& in : pr.program) {
+        if (in.marker == Marker::None) t.push_back(in.op.sema);
+      }
+      std::sort(t.begin(), t.end());
+      t.erase(std::unique(t.begin(), t.end()), t.end());
+      prefix_entries += (pr.program.size() + 1) * t.size();
+      touched.push_back(std::move(t));
+    }
+    const bool build_prefix = prefix_sums && prefix_entries <= kMaxPrefixEntries;
+    if (!prefix_sums) prefix_entries = 0;
     for (std::uint32_t p = 0; p < P; ++p) {
       const auto& prog = s.procs[p].program;
       const auto n = static_cast<std::uint32_t>(prog.size());
@@ -86,22 +103,14 @@ struct Compiled {
       }
       ample_ok.push_back(std::move(ok));
       block_end.push_back(std::move(ends));
-      std::vector<std::uint32_t> t;
-      for (const Instr& in : prog) {
-        if (in.marker == Marker::None) t.push_back(in.op.sema);
-      }
-      std::sort(t.begin(), t.end());
-      t.erase(std::unique(t.begin(), t.end()), t.end());
-      const std::size_t entries = prefix_sums ? (std::size_t{n} + 1) * t.size() : 0;
-      prefix_entries += entries;
-      std::vector<std::int64_t> pre(entries <= kMaxPrefixEntries ? entries : 0, 0);
+      const std::vector<std::uint32_t>& t = touched[p];
+      std::vector<std::int64_t> pre(build_prefix ? (std::size_t{n} + 1) * t.size() : 0, 0);
       for (std::uint32_t pc = 0; pc < n && !pre.empty(); ++pc) {
         std::copy_n(pre.begin() + pc * t.size(), t.size(), pre.begin() + (pc + 1) * t.size());
         if (prog[pc].marker != Marker::None) continue;
         const auto k = static_cast<std::size_t>(std::lower_bound(t.begin(), t.end(), prog[pc].op.sema) - t.begin());
         pre[(pc + 1) * t.size() + k] += effect(prog[pc].op);
       }
-      touched.push_back(std::move(t));
       prefix.push_back(std::move(pre));
       std::vector<std::uint32_t> arr(s.rounds, kNone);
       for (std::uint32_t pc = 0; pc < n; ++pc) {

@@ -141,15 +141,19 @@ CheckResult check(const System& sys, const CheckOptions& opt) {
   const auto t0 = Clock::now();
   CheckResult res;
   res.engine = Engine::Explicit;
-  const Compiled c(sys, opt.reduce);
-  const bool too_long = std::any_of(c.len.begin(), c.len.end(), [](std::uint32_t n) { return n >= 0xFFFF; });
-  if (too_long || c.prefix_entries > kMaxPrefixEntries) {
+  // The visited set stores 16-bit pcs: longer programs are refused before any work.
+  const bool too_long = std::any_of(sys.procs.begin(), sys.procs.end(),
+                                    [](const Process& p) { return p.program.size() >= 0xFFFF; });
+  const auto too_large = [&](std::string why) {
     res.verdict = Verdict::Budget;
     res.exhaustive = false;
-    res.note = too_long ? "too large for the explicit search: a program is longer than 65534 instructions"
-                        : "too large for the explicit search: its value tables would need " +
-                              std::to_string(c.prefix_entries * 8 >> 20) + " MiB";
+    res.note = "too large for the explicit search: " + why;
     return res;
+  };
+  if (too_long) return too_large("a program is longer than 65534 instructions");
+  const Compiled c(sys, opt.reduce);
+  if (c.prefix_entries > kMaxPrefixEntries) {
+    return too_large("its value tables would need " + std::to_string(c.prefix_entries * 8 >> 20) + " MiB");
   }
   const std::optional<Symmetry> sym = opt.symmetry && opt.reduce ? Symmetry::detect(sys, opt.symmetry_hints, c.block_end)
                                                                        : std::nullopt;

@@ -64,7 +64,12 @@ CheckResult random_check(const System& sys, std::uint64_t runs, std::uint64_t se
     bool global_broken = false;
     std::vector<std::uint32_t> global_order;
     std::uint32_t global_proc = kNone;
+    bool cut = false;
     for (std::uint64_t stepno = 0;; ++stepno) {
+      if ((stepno & 0xFFF) == 0xFFF && since(t0) > max_seconds) {  // a long schedule is bounded too
+        cut = true;
+        break;
+      }
       // Highest-priority enabled process.
       std::uint32_t best = kNone;
       BlockResult best_r;
@@ -104,6 +109,11 @@ CheckResult random_check(const System& sys, std::uint64_t runs, std::uint64_t se
       }
     }
     res.states += order.size();  // instructions executed
+    if (cut) {
+      res.note = "time budget reached inside schedule " + std::to_string(run + 1) + " (after " +
+                 std::to_string(order.size()) + " of its instructions)";
+      if (!found && !global_broken) break;
+    }
     if (global_broken) {
       res.found_mask |= bit(Verdict::GlobalUnsafe);
       if (!res.global_finding) res.global_finding = rebuild_run(global_order, global_proc, Verdict::GlobalUnsafe);

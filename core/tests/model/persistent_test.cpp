@@ -41,6 +41,20 @@ System make(std::size_t semas, std::vector<std::vector<Instr>> progs, std::vecto
   return s;
 }
 
+// Under ASan+UBSan (the second ctest pass) the matrix comparison runs the small matrix
+// (1x4, 2x2); the g++ pass runs all four reference topologies.
+#if defined(__SANITIZE_ADDRESS__)
+constexpr bool kSanitized = true;
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+constexpr bool kSanitized = true;
+#else
+constexpr bool kSanitized = false;
+#endif
+#else
+constexpr bool kSanitized = false;
+#endif
+
 CheckResult persistent(const System& s, bool all = true, GuaranteeMode g = GuaranteeMode::Global) {
   PersistentOptions o;
   o.collect_all = all;
@@ -138,7 +152,7 @@ TEST(Persistent, EqualityOfTheThresholdAndTheCompare) {
 TEST(Persistent, AgreesWithTheExplicitSearchOnTheMatrixAndFaults) {
   std::size_t compared = 0, refused = 0, unreduced = 0, big = 0;
   std::size_t row = 0;
-  for (const Scenario& s : matrix_scenarios(false)) {
+  for (const Scenario& s : matrix_scenarios(kSanitized)) {
     // 4x4 takes ~0.2 s a scenario in the explicit search: every 11th (coprime to the
     // matrix's 2-valued axes, so every hypothesis is visited), without faults.
     if (s.topo.chips * s.topo.leaders > 8 && row++ % 11 != 0) continue;
@@ -178,7 +192,9 @@ TEST(Persistent, AgreesWithTheExplicitSearchOnTheMatrixAndFaults) {
     }
   }
   EXPECT_GT(unreduced, 1000u);
-  EXPECT_GT(big, 10u);
+  if (!kSanitized) {
+    EXPECT_GT(big, 10u);
+  }
   EXPECT_GT(compared, 1000u);
   EXPECT_GT(compared, 2000u);
   EXPECT_EQ(refused, 0u);  // every composed system qualifies (the README says so)

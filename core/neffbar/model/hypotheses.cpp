@@ -66,7 +66,8 @@ Result<MatrixRow> matrix_row(const Scenario& s) {
   row.topo = s.topo;
   row.hyp = s.hyp;
   row.verdict = r->result.verdict;
-  row.global_holds = !r->result.global_finding.has_value() && r->result.verdict != Verdict::Budget;
+  row.global = r->result.global;
+  row.global_holds = row.global == GlobalStatus::Holds;
   row.states = r->result.states;
   row.seconds = r->result.seconds;
   row.broke_in_round = r->result.broke_in_round;
@@ -177,6 +178,7 @@ std::vector<MatrixRow> run_matrix(const MatrixOptions& opt) {
       none.hyp = all[i].hyp;
       none.verdict = Verdict::Budget;
       none.global_holds = false;
+      none.global = GlobalStatus::Unknown;
       rows.push_back(std::move(none));
     } else {
       rows.push_back(std::move(*row));
@@ -196,7 +198,7 @@ std::string matrix_markdown(const std::vector<MatrixRow>& rows) {
            " | " + std::string(name(r.hyp.compare)) + " | " + std::string(name(r.hyp.dec)) + " | " +
            std::string(name(r.topo.wiring)) + " | " + std::string(name(r.topo.lowering)) + " | " +
            std::string(name(r.hyp.roles)) + " | " + std::string(name(r.hyp.host_addrs)) + " | " +
-           std::string(verdict_name(r.verdict)) + " | " + (r.global_holds ? "holds" : "broken") + " | " +
+           std::string(verdict_name(r.verdict)) + " | " + std::string(global_status_name(r.global)) + " | " +
            (r.broke_in_round ? std::to_string(r.broke_in_round) : "") + " | " + std::to_string(r.states) + " | " +
            (r.cex_steps ? std::to_string(r.cex_steps) : "") + " | " + std::string(engine_name(r.engine)) +
            (r.exact ? "" : " (not exact)") + " |\n";
@@ -231,6 +233,7 @@ std::string matrix_json(const std::vector<MatrixRow>& rows) {
     j["verdict"] = verdict_name(r.verdict);
     j["engine"] = engine_name(r.engine);
     j["exact"] = r.exact;
+    j["global_property"] = global_status_name(r.global);
     j["global_property_holds"] = r.global_holds;
     if (r.broke_in_round) j["broke_in_round"] = r.broke_in_round;
     j["states"] = r.states;

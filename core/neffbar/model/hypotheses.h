@@ -15,7 +15,8 @@ struct MatrixRow {
   Topology topo;
   Hypotheses hyp;
   Verdict verdict = Verdict::Ok;
-  bool global_holds = true;
+  bool global_holds = true;  // exactly: global == GlobalStatus::Holds
+  GlobalStatus global = GlobalStatus::Holds;
   std::uint64_t states = 0;
   double seconds = 0;
   std::uint32_t broke_in_round = 0;

@@ -1,5 +1,7 @@
 #include <gtest/gtest.h>
 
+#include "hand_made.h"
+
 #include "neffbar/model/checker.h"
 #include "neffbar/model/faults.h"
 #include "neffbar/model/oracle.h"
@@ -9,28 +11,7 @@
 namespace neffbar::model {
 namespace {
 
-// Hand-made systems ------------------------------------------------------------------
-Instr inc(std::uint32_t s, std::uint16_t r = 0) { return Instr{Marker::None, SemaOp{Prim::Inc, s, 1, 1}, r}; }
-Instr inc_val(std::uint32_t s, std::int64_t v) { return Instr{Marker::None, SemaOp{Prim::IncVal, s, v, 1}, 0}; }
-Instr wait(std::uint32_t s, std::int64_t t, std::int64_t dec = 1, std::uint16_t r = 0) {
-  return Instr{Marker::None, SemaOp{Prim::WaitGeAndDec, s, t, dec}, r};
-}
-Instr arrive(std::uint16_t r = 0) { return Instr{Marker::Arrive, {}, r}; }
-Instr depart(std::uint16_t r = 0) { return Instr{Marker::Depart, {}, r}; }
-
-System make(std::size_t semas, std::vector<std::vector<Instr>> progs, std::vector<std::vector<std::uint32_t>> g = {}) {
-  System s;
-  for (std::size_t i = 0; i < semas; ++i) s.semas.push_back(Semaphore{"s" + std::to_string(i), 0, 0});
-  for (std::size_t p = 0; p < progs.size(); ++p) {
-    Process pr;
-    pr.name = "p" + std::to_string(p);
-    pr.program = progs[p];
-    pr.participant = true;
-    if (p < g.size()) pr.guarantee = g[p];
-    s.procs.push_back(pr);
-  }
-  return s;
-}
+using namespace hand_made;
 
 // Two processes, each signals the other then waits: a correct 2-party barrier.
 System good_pair() {

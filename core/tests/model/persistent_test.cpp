@@ -2,6 +2,8 @@
 // system both can do, counterexamples that replay, refusals that name the semaphore.
 #include <gtest/gtest.h>
 
+#include "hand_made.h"
+
 #include <bit>
 #include <cstdlib>
 #include <random>
@@ -17,29 +19,7 @@
 namespace neffbar::model {
 namespace {
 
-Instr op(Prim k, std::uint32_t s, std::int64_t v = 1, std::int64_t dec = 1, std::uint16_t r = 0) {
-  return Instr{Marker::None, SemaOp{k, s, v, dec}, r};
-}
-Instr inc(std::uint32_t s, std::uint16_t r = 0) { return op(Prim::Inc, s, 1, 1, r); }
-Instr wait(std::uint32_t s, std::int64_t t = 1, std::uint16_t r = 0) { return op(Prim::WaitGeAndDec, s, t, 1, r); }
-Instr arrive(std::uint16_t r = 0) { return Instr{Marker::Arrive, {}, r}; }
-Instr depart(std::uint16_t r = 0) { return Instr{Marker::Depart, {}, r}; }
-
-System make(std::size_t semas, std::vector<std::vector<Instr>> progs, std::vector<std::vector<std::uint32_t>> g = {},
-            std::uint32_t rounds = 1) {
-  System s;
-  s.rounds = rounds;
-  for (std::size_t i = 0; i < semas; ++i) s.semas.push_back(Semaphore{"s" + std::to_string(i), 0, 0});
-  for (std::size_t p = 0; p < progs.size(); ++p) {
-    Process pr;
-    pr.name = "p" + std::to_string(p);
-    pr.program = progs[p];
-    pr.participant = true;
-    if (p < g.size()) pr.guarantee = g[p];
-    s.procs.push_back(pr);
-  }
-  return s;
-}
+using namespace hand_made;
 
 // Under ASan+UBSan (the second ctest pass) the matrix comparison runs the small matrix
 // (1x4, 2x2); the g++ pass runs all four reference topologies.

@@ -144,8 +144,8 @@ void scenario(std::uint8_t mode, const std::uint8_t* d, std::size_t n) {
   if (!row) {
     const std::string& where = row.error().where;
     fuzz::require(row.error().code == Errc::InvalidArgument &&
-                      (where == "--chips" || where == "--leaders" || where == "--rounds"),
-                  "a topology out of range is an error naming the option");
+                      (where == "chips" || where == "leaders" || where == "rounds"),
+                  "a topology out of range is an error naming the field");
     return;
   }
   const Verdict v = row->verdict;

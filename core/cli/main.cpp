@@ -1,5 +1,6 @@
 // neffbar: the command line of the reference implementation.
 #include <iostream>
+#include <string>
 
 #include <CLI/CLI.hpp>
 
@@ -13,14 +14,31 @@ int main(int argc, char** argv) {
       "Exit codes: 0 ok, 1 invalid input, 2 usage, 3 lint found something, 4 failing verdict."};
   app.require_subcommand(1);
   app.set_help_all_flag("--help-all", "Help for every command");
+  app.set_version_flag("--version", "neffbar " NEFFBAR_VERSION);
   int exit_code = neffbar::cli::code(neffbar::cli::Exit::Ok);
   neffbar::cli::add_codec_commands(app, exit_code);
   neffbar::cli::add_model_commands(app, exit_code);
+  // An unknown command names itself and the commands there are (CLI11 would only say
+  // that a subcommand is required).
+  if (argc > 1 && argv[1][0] != '-') {
+    std::string names;
+    bool known = false;
+    for (const CLI::App* sub : app.get_subcommands({})) {
+      names += (names.empty() ? "" : ", ") + sub->get_name();
+      known = known || sub->get_name() == argv[1];
+    }
+    if (!known) {
+      std::cerr << "neffbar: unknown command '" << argv[1] << "'; the commands are: " << names << '\n';
+      return neffbar::cli::code(neffbar::cli::Exit::Usage);
+    }
+  }
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {
     return app.exit(e);
   } catch (const CLI::CallForAllHelp& e) {
+    return app.exit(e);
+  } catch (const CLI::CallForVersion& e) {
     return app.exit(e);
   } catch (const CLI::ParseError& e) {
     std::cerr << "neffbar: " << e.what() << "\nRun with --help for more information.\n";

@@ -35,14 +35,27 @@ Result<E> pick(const std::string& what, const std::string& v, std::initializer_l
   return Error{Errc::InvalidArgument, what, all, "'" + v + "'"};
 }
 
-void add_hypothesis_options(CLI::App* cmd, CheckArgs& a) {
-  cmd->add_option("--rounds", a.rounds, "Back-to-back barrier rounds on the same semaphores")->capture_default_str();
+// Core errors name the field ("chips"); the command line names its option ("--chips").
+Error as_option(Error e) {
+  for (const char* field : {"chips", "leaders", "rounds"}) {
+    if (e.where == field) e.where = std::string("--") + field;
+  }
+  return e;
+}
+
+// What the system is made of beyond the topology (check, check-configs, promela).
+void add_model_options(CLI::App* cmd, CheckArgs& a) {
+  cmd->add_option("--rounds", a.rounds, "Back-to-back barrier rounds on the same semaphores (1..1000)")->capture_default_str();
   cmd->add_option("--compare", a.compare, "ge|gt: the wait compare (C4)")->capture_default_str();
   cmd->add_option("--dec", a.dec, "one|target: what a released wait removes (C5)")->capture_default_str();
   cmd->add_option("--lowering", a.lowering, "table|arrive_wait|hierarchical (C7)")->capture_default_str();
   cmd->add_option("--guarantee", a.guarantee,
                   "global|declared: with declared, a broken global property is a finding, not a failure")
       ->capture_default_str();
+}
+
+// How the system is decided and shown (check, check-configs; not promela, which decides nothing).
+void add_engine_options(CLI::App* cmd, CheckArgs& a) {
   cmd->add_option("--engine", a.engine,
                   "auto|explicit|persistent|random: auto decides exactly with the persistent engine when the "
                   "system qualifies, else searches explicitly")
@@ -75,7 +88,7 @@ Result<Scenario> to_scenario(const CheckArgs& a) {
   auto f = parse_fabric(a.fabric);
   if (!f) return f.error();
   s.topo = Topology{a.chips, a.leaders, *f, a.host_cc, a.rounds, Wiring::PerPeer, Lowering::Table};
-  if (auto e = out_of_range(s.topo)) return *e;  // the composer's ranges, one place
+  if (const Status st = check_ranges(s.topo); !st) return as_option(st.error());  // the composer's ranges, one place
   auto cmp = pick<Compare>("--compare", a.compare, {{"ge", Compare::Ge}, {"gt", Compare::Gt}});
   auto dec = pick<DecMode>("--dec", a.dec, {{"one", DecMode::One}, {"target", DecMode::Target}});
   auto wir = pick<Wiring>("--wiring", a.wiring, {{"per_peer", Wiring::PerPeer}, {"counting", Wiring::Counting}});
@@ -233,7 +246,8 @@ void add_model_commands(CLI::App& app, int& exit_code) {
   auto a = std::make_shared<CheckArgs>();
   auto* cmd = app.add_subcommand("check", "Compose a topology, lower it and model-check it (exit 4 on a failing verdict)");
   add_topology_options(cmd, *a);
-  add_hypothesis_options(cmd, *a);
+  add_model_options(cmd, *a);
+  add_engine_options(cmd, *a);
   cmd->callback([a, &exit_code] {
     const Result<Scenario> s = to_scenario(*a);
     if (!s) return void(exit_code = fail(s.error(), "check"));
@@ -244,7 +258,7 @@ void add_model_commands(CLI::App& app, int& exit_code) {
       };
     }
     const Result<ScenarioResult> r = run_scenario(sc);
-    if (!r) return void(exit_code = fail(r.error(), "check"));
+    if (!r) return void(exit_code = fail(as_option(r.error()), "check"));
     print_result(*r, a->json, describe(sc.topo, sc.hyp));
     exit_code = code(fails(r->result) ? Exit::Failing : Exit::Ok);
   });
@@ -256,7 +270,8 @@ void add_model_commands(CLI::App& app, int& exit_code) {
                                 "Model-check a system given as config files, one leader each (device barrier only)");
   cc->add_option("FILE", *files, "Config images (0x128 bytes each)")->required();
   cc->add_option("--fabric", b->fabric, "default|switch: the table that gives each step's operation")->capture_default_str();
-  add_hypothesis_options(cc, *b);
+  add_model_options(cc, *b);
+  add_engine_options(cc, *b);
   cc->callback([b, files, &exit_code] {
     Result<Scenario> s = to_scenario(*b);
     if (!s) return void(exit_code = fail(s.error(), "check-configs"));
@@ -277,7 +292,7 @@ void add_model_commands(CLI::App& app, int& exit_code) {
       };
     }
     const Result<ScenarioResult> r = run_scenario(sc);
-    if (!r) return void(exit_code = fail(r.error(), "check-configs"));
+    if (!r) return void(exit_code = fail(as_option(r.error()), "check-configs"));
     print_result(*r, b->json,
                  "configs: " + std::to_string(sc.configs.size()) + " files, fabric " + std::string(fabric_name(sc.topo.fabric)) +
                      ", rounds=" + std::to_string(sc.topo.rounds) + " " + std::string(name(sc.hyp.compare)) + " dec=" +
@@ -287,9 +302,9 @@ void add_model_commands(CLI::App& app, int& exit_code) {
 
   // ---- promela ----
   auto pa = std::make_shared<CheckArgs>();
-  auto* pm = app.add_subcommand("promela", "Export a composed system as a Promela model for SPIN (same options as check)");
+  auto* pm = app.add_subcommand("promela", "Export a composed system as a Promela model for SPIN (the topology and model options of check)");
   add_topology_options(pm, *pa);
-  add_hypothesis_options(pm, *pa);
+  add_model_options(pm, *pa);
   pm->callback([pa, &exit_code] {
     const Result<Scenario> s = to_scenario(*pa);
     if (!s) return void(exit_code = fail(s.error(), "promela"));

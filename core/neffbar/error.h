@@ -1,6 +1,7 @@
 // Typed errors and a small Result<T>: the public API of core/ never throws.
 #pragma once
 
+#include <optional>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -56,6 +57,19 @@ class [[nodiscard]] Result {
 
  private:
   std::variant<T, Error> v_;
+};
+
+// Success, or an Error: for operations that produce nothing and can fail.
+class [[nodiscard]] Status {
+ public:
+  Status() = default;                                       // success
+  Status(Error error) : error_(std::move(error)) {}         // NOLINT(google-explicit-constructor)
+  [[nodiscard]] bool ok() const { return !error_.has_value(); }
+  explicit operator bool() const { return ok(); }
+  [[nodiscard]] const Error& error() const { return *error_; }
+
+ private:
+  std::optional<Error> error_;
 };
 
 }  // namespace neffbar

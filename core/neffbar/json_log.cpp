@@ -163,7 +163,7 @@ using json = nlohmann::json;
 // of the overlay are checked against each other instead of one silently winning.
 class ByteSink {
  public:
-  Result<bool> put(std::uint32_t offset, std::uint32_t size, std::uint64_t value, std::uint8_t bit_mask,
+  Status put(std::uint32_t offset, std::uint32_t size, std::uint64_t value, std::uint8_t bit_mask,
                    const std::string& path) {
     paths_.push_back(path);
     for (std::uint32_t i = 0; i < size; ++i) {
@@ -180,7 +180,7 @@ class ByteSink {
       written_[at] |= mask;
       owner_[at] = static_cast<std::uint16_t>(paths_.size() - 1);
     }
-    return true;
+    return {};
   }
   [[nodiscard]] const ConfigBytes& bytes() const { return bytes_; }
 
@@ -225,10 +225,10 @@ Result<std::uint64_t> parse_number(const json& j, const Field& f, const std::str
   return Error{Errc::WrongType, path, "an unsigned integer", type_of(j)};
 }
 
-Result<bool> read_struct(const json& j, std::span<const Field* const> fields, std::uint32_t base,
+Status read_struct(const json& j, std::span<const Field* const> fields, std::uint32_t base,
                          const std::string& path, ByteSink& sink);
 
-Result<bool> read_elem(const json& j, const Field& f, std::uint32_t at, const std::string& path, ByteSink& sink) {
+Status read_elem(const json& j, const Field& f, std::uint32_t at, const std::string& path, ByteSink& sink) {
   switch (f.style()) {
     case Style::Object: {
       std::vector<const Field*> sub;
@@ -267,23 +267,23 @@ Result<bool> read_elem(const json& j, const Field& f, std::uint32_t at, const st
       return sink.put(at, f.elem_size(), *v, 0xFF, path);
     }
   }
-  return true;
+  return {};
 }
 
-Result<bool> read_field(const json& j, const Field& f, std::uint32_t at, const std::string& path, ByteSink& sink) {
+Status read_field(const json& j, const Field& f, std::uint32_t at, const std::string& path, ByteSink& sink) {
   if (!f.is_array()) return read_elem(j, f, at, path, sink);
   if (!j.is_array()) return Error{Errc::WrongType, path, "an array of " + std::to_string(f.count), type_of(j)};
   if (j.size() != f.count) {
     return Error{Errc::OutOfRange, path, std::to_string(f.count) + " elements", std::to_string(j.size())};
   }
   for (std::uint32_t k = 0; k < f.count; ++k) {
-    const Result<bool> r = read_elem(j[k], f, at + k * f.elem_size(), path + "[" + std::to_string(k) + "]", sink);
-    if (!r) return r;
+    const Status r = read_elem(j[k], f, at + k * f.elem_size(), path + "[" + std::to_string(k) + "]", sink);
+    if (!r) return r.error();
   }
-  return true;
+  return {};
 }
 
-Result<bool> read_struct(const json& j, std::span<const Field* const> fields, std::uint32_t base,
+Status read_struct(const json& j, std::span<const Field* const> fields, std::uint32_t base,
                          const std::string& path, ByteSink& sink) {
   if (!j.is_object()) return Error{Errc::WrongType, path, "an object", type_of(j)};
   for (const auto& [key, value] : j.items()) {
@@ -298,10 +298,10 @@ Result<bool> read_struct(const json& j, std::span<const Field* const> fields, st
       if (f->logged) return Error{Errc::MissingKey, sub, "", ""};
       continue;  // full-log-only field: absent -> 0
     }
-    const Result<bool> r = read_field(*it, *f, base + f->offset, sub, sink);
-    if (!r) return r;
+    const Status r = read_field(*it, *f, base + f->offset, sub, sink);
+    if (!r) return r.error();
   }
-  return true;
+  return {};
 }
 
 }  // namespace
@@ -329,7 +329,7 @@ Result<ConfigBytes> read_log(std::string_view text) {
   try {
     const json j = json::parse(text);
     ByteSink sink;
-    const Result<bool> r = read_struct(j, kTopLevel, 0, "$", sink);
+    const Status r = read_struct(j, kTopLevel, 0, "$", sink);
     if (!r) return r.error();
     return sink.bytes();
   } catch (const json::parse_error& e) {

@@ -165,6 +165,26 @@ TEST_F(Cli, UsageAndHelp) {
   }
 }
 
+TEST_F(Cli, Conventions) {
+  const Outcome v = run("--version");
+  EXPECT_EQ(v.exit_code, 0);
+  EXPECT_EQ(v.out, "neffbar 0.1.0\n");
+  const Outcome unknown = run("frobnicate");
+  EXPECT_EQ(unknown.exit_code, 2);
+  EXPECT_TRUE(unknown.out.empty());
+  EXPECT_NE(unknown.err.find("unknown command 'frobnicate'"), std::string::npos) << unknown.err;
+  EXPECT_NE(unknown.err.find("decode, encode, table, search, lint, check, check-configs, promela, hypotheses"),
+            std::string::npos) << unknown.err;
+  // promela decides nothing: it does not offer the engine's options.
+  for (const char* ignored : {"--random 5", "--json", "--no-reduce", "--engine explicit", "--max-states 3"}) {
+    const Outcome r = run(std::string("promela ") + ignored);
+    EXPECT_EQ(r.exit_code, 2) << ignored;
+    EXPECT_TRUE(r.out.empty()) << ignored;
+    EXPECT_NE(r.err.find(std::string(ignored).substr(0, std::string(ignored).find(' '))), std::string::npos) << r.err;
+  }
+  EXPECT_EQ(run("promela --chips 1 --rounds 2 --guarantee declared").exit_code, 0);
+}
+
 TEST_F(Cli, CheckVerdictsAndExitCodes) {
   const Outcome ok = run("check --chips 2 --leaders 2 --host-cc --lowering hierarchical --rounds 2");
   EXPECT_EQ(ok.exit_code, 0) << ok.out << ok.err;

@@ -30,22 +30,22 @@ std::optional<std::uint32_t> tier_partner(std::uint32_t chips, std::uint32_t chi
   return p;
 }
 
-std::optional<Error> rounds_out_of_range(std::uint32_t rounds) {
-  if (!kRoundRange.contains(rounds)) return bad("--rounds", kRoundRange.text(), rounds);
-  return std::nullopt;
+Status check_rounds(std::uint32_t rounds) {
+  if (!kRoundRange.contains(rounds)) return bad("rounds", kRoundRange.text(), rounds);
+  return {};
 }
 
-std::optional<Error> out_of_range(const Topology& topo) {
-  if (!kChipRange.contains(topo.chips)) return bad("--chips", kChipRange.text(), topo.chips);
+Status check_ranges(const Topology& topo) {
+  if (!kChipRange.contains(topo.chips)) return bad("chips", kChipRange.text(), topo.chips);
   if (!kLeaderRange.contains(topo.leaders)) {
-    return bad("--leaders", kLeaderRange.text() + " (NEFF_DEVICE_BARRIER_MAX_LEADERS)", topo.leaders);
+    return bad("leaders", kLeaderRange.text() + " (NEFF_DEVICE_BARRIER_MAX_LEADERS)", topo.leaders);
   }
-  return rounds_out_of_range(topo.rounds);
+  return check_rounds(topo.rounds);
 }
 
 Result<Composition> compose(const Topology& topo, const SemaMapping& mapping) {
   static_assert(kLeaderRange.hi == static_cast<std::uint32_t>(kMaxLeaders));
-  if (auto e = out_of_range(topo)) return *e;
+  if (const Status st = check_ranges(topo); !st) return st.error();
 
   Composition out;
   out.topo = topo;

@@ -45,10 +45,11 @@ inline constexpr Range kChipRange{1, 64};
 inline constexpr Range kLeaderRange{1, 4};
 inline constexpr Range kRoundRange{1, 1000};
 
-// The error for a topology outside its ranges, naming the field; nullopt when in range.
-std::optional<Error> out_of_range(const Topology& topo);
+// An error naming the field ("chips", "leaders", "rounds") when a topology is outside
+// its ranges.
+Status check_ranges(const Topology& topo);
 // The same for a round count alone (check-configs).
-std::optional<Error> rounds_out_of_range(std::uint32_t rounds);
+Status check_rounds(std::uint32_t rounds);
 
 // Semaphore indices in each leader's TOP_SP block (ASSUMED, SPEC §6).
 namespace sema_index {

@@ -197,7 +197,7 @@ Result<Lowered> lower_with_hints(const Composition& comp, const Hypotheses& h) {
 Result<System> lower_configs(std::span<const ConfigBytes> configs, Fabric fabric, Lowering lowering,
                              std::uint32_t rounds, const Hypotheses& h, const SemaMapping& mapping) {
   if (configs.empty()) return Error{Errc::InvalidArgument, "configs", "at least one config", "none"};
-  if (auto e = rounds_out_of_range(rounds)) return *e;
+  if (const Status st = check_rounds(rounds); !st) return st.error();
   System sys;
   sys.compare = h.compare;
   sys.rounds = rounds;

@@ -7,10 +7,10 @@ namespace neffbar::model {
 namespace {
 
 TEST(Composer, ValidatesTheTopology) {
-  EXPECT_EQ(compose(Topology{0, 1}).error().where, "--chips");
-  EXPECT_EQ(compose(Topology{65, 1}).error().where, "--chips");
-  EXPECT_EQ(compose(Topology{1, 0}).error().where, "--leaders");
-  EXPECT_EQ(compose(Topology{1, 5}).error().where, "--leaders");
+  EXPECT_EQ(compose(Topology{0, 1}).error().where, "chips");
+  EXPECT_EQ(compose(Topology{65, 1}).error().where, "chips");
+  EXPECT_EQ(compose(Topology{1, 0}).error().where, "leaders");
+  EXPECT_EQ(compose(Topology{1, 5}).error().where, "leaders");
   Topology t{1, 1};
   t.rounds = 0;
   EXPECT_FALSE(compose(t).ok());

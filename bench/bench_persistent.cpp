@@ -4,7 +4,7 @@
 #include <benchmark/benchmark.h>
 
 #include "neffbar/model/engine.h"
-#include "neffbar/model/hypotheses.h"
+#include "neffbar/model/matrix.h"
 #include "neffbar/model/lowering.h"
 
 namespace {

@@ -7,6 +7,7 @@
 
 #include "neffbar/bytes.h"
 #include "neffbar/codec.h"
+#include "neffbar/driver_context.h"
 #include "neffbar/sema_ids.h"
 
 // libFuzzer's byte-level mutator; weak so the replay build links without libFuzzer.

@@ -25,10 +25,10 @@
 #include "fuzz_check.h"
 #include "report_checks.h"
 #include "neffbar/bytes.h"
-#include "neffbar/model/arbitrary.h"
+#include "testing/arbitrary_system.h"
 #include "neffbar/model/engine.h"
 #include "neffbar/model/faults.h"
-#include "neffbar/model/hypotheses.h"
+#include "neffbar/model/matrix.h"
 #include "neffbar/model/oracle.h"
 #include "neffbar/model/scenario.h"
 

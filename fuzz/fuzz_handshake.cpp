@@ -7,6 +7,7 @@
 
 #include "fuzz_check.h"
 #include "neffbar/bytes.h"
+#include "neffbar/driver_context.h"
 #include "neffbar/sema_ids.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {

@@ -9,7 +9,7 @@
 #include "fuzz_check.h"
 #include "neffbar/bytes.h"
 #include "neffbar/model/checker.h"
-#include "neffbar/semaphore_model.h"
+#include "testing/semaphore_model.h"
 #include "report_checks.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {

@@ -13,6 +13,7 @@
 #include "neffbar/codec.h"
 #include "neffbar/model/composer.h"
 #include "neffbar/model/lowering.h"
+#include "neffbar/driver_context.h"
 #include "neffbar/sema_ids.h"
 #include "neffbar/semaphore.h"
 #include "neffbar/tables.h"

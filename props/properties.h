@@ -12,14 +12,14 @@
 
 #include "generators.h"
 #include "neffbar/json_log.h"
-#include "neffbar/model/arbitrary.h"
+#include "testing/arbitrary_system.h"
 #include "neffbar/model/checker.h"
 #include "neffbar/model/persistent.h"
 #include "neffbar/model/faults.h"
 #include "neffbar/model/oracle.h"
 #include "neffbar/model/scenario.h"
 #include "neffbar/search.h"
-#include "neffbar/semaphore_model.h"
+#include "testing/semaphore_model.h"
 #include "show.h"
 
 namespace neffbar::props {

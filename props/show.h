@@ -3,7 +3,7 @@
 
 #include <ostream>
 
-#include "neffbar/layout.h"
+#include "neffbar/config.h"
 #include "neffbar/model/composer.h"
 #include "neffbar/model/faults.h"
 #include "neffbar/tables.h"

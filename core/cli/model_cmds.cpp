@@ -7,7 +7,7 @@
 #include <nlohmann/json.hpp>
 
 #include "io.h"
-#include "neffbar/model/hypotheses.h"
+#include "neffbar/model/matrix.h"
 #include "neffbar/model/promela.h"
 #include "neffbar/model/scenario.h"
 
@@ -259,7 +259,7 @@ void add_model_commands(CLI::App& app, int& exit_code) {
     }
     const Result<ScenarioResult> r = run_scenario(sc);
     if (!r) return void(exit_code = fail(as_option(r.error()), "check"));
-    print_result(*r, a->json, describe(sc.topo, sc.hyp));
+    print_result(*r, a->json, scenario_title(sc.topo, sc.hyp));
     exit_code = code(fails(r->result) ? Exit::Failing : Exit::Ok);
   });
 

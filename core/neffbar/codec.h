@@ -8,7 +8,7 @@
 
 #include "neffbar/bytes.h"
 #include "neffbar/error.h"
-#include "neffbar/layout.h"
+#include "neffbar/config.h"
 
 namespace neffbar {
 

@@ -2,7 +2,7 @@
 
 #include <set>
 
-#include "neffbar/layout.h"
+#include "neffbar/config.h"
 #include "neffbar/schema.h"
 
 namespace neffbar {

@@ -3,6 +3,7 @@
 #include <limits>
 #include <vector>
 
+#include "neffbar/driver_context.h"
 #include "neffbar/sema_ids.h"
 #include "neffbar/semaphore.h"
 

@@ -131,9 +131,5 @@ std::string_view name(Wiring w) { return w == Wiring::PerPeer ? "per_peer" : "co
 std::string_view name(Lowering l) {
   return l == Lowering::Table ? "table" : l == Lowering::ArriveWait ? "arrive_wait" : "hierarchical";
 }
-std::string_view name(DecMode d) { return d == DecMode::One ? "one" : "target"; }
-std::string_view name(Roles r) { return r == Roles::Code ? "code" : "narrative"; }
-std::string_view name(HostAddrs h) { return h == HostAddrs::Ctx ? "ctx" : "config"; }
-std::string_view name(Compare c) { return c == Compare::Ge ? "ge" : "gt"; }
 
 }  // namespace neffbar::model

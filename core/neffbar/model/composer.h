@@ -9,6 +9,7 @@
 
 #include "neffbar/codec.h"
 #include "neffbar/error.h"
+#include "neffbar/driver_context.h"
 #include "neffbar/sema_ids.h"
 #include "neffbar/semaphore.h"
 #include "neffbar/tables.h"
@@ -17,9 +18,6 @@ namespace neffbar::model {
 
 enum class Wiring : std::uint8_t { PerPeer, Counting };
 enum class Lowering : std::uint8_t { Table, ArriveWait, Hierarchical };
-enum class DecMode : std::uint8_t { One, Target };    // C5
-enum class Roles : std::uint8_t { Code, Narrative };  // C2
-enum class HostAddrs : std::uint8_t { Ctx, Config };  // C1
 
 struct Topology {
   std::uint32_t chips = 1;    // 1..64
@@ -81,9 +79,5 @@ std::optional<std::uint32_t> tier_partner(std::uint32_t chips, std::uint32_t chi
 
 std::string_view name(Wiring w);
 std::string_view name(Lowering l);
-std::string_view name(DecMode d);
-std::string_view name(Roles r);
-std::string_view name(HostAddrs h);
-std::string_view name(Compare c);
 
 }  // namespace neffbar::model

@@ -1,59 +1,31 @@
-// The hypothesis matrix (SPEC §8): the reference topologies under every combination of
-// the model's open choices, with the verdict, whether the global barrier property
-// holds, and the shortest counterexample of each failure.
+// The model's open choices where the sources disagree (the conflicts C1, C2, C4, C5 in
+// core/neffbar/README.md): each is a named parameter, so the matrix (matrix.h) can run
+// every combination and say which readings can be true together.
 #pragma once
 
-#include <functional>
-#include <string>
-#include <vector>
+#include <cstdint>
+#include <string_view>
 
-#include "neffbar/model/scenario.h"
+#include "neffbar/semaphore.h"
 
 namespace neffbar::model {
 
-struct MatrixRow {
-  Topology topo;
-  Hypotheses hyp;
-  Verdict verdict = Verdict::Ok;
-  bool global_holds = true;  // exactly: global == GlobalStatus::Holds
-  GlobalStatus global = GlobalStatus::Holds;
-  std::uint64_t states = 0;
-  double seconds = 0;
-  std::uint32_t broke_in_round = 0;
-  Engine engine = Engine::Explicit;
-  bool exact = true;
-  std::string counterexample;  // formatted, empty when OK
-  std::size_t cex_steps = 0;
+enum class DecMode : std::uint8_t { One, Target };    // C5: what a released wait removes
+enum class Roles : std::uint8_t { Code, Narrative };  // C2: which id is start, which is done
+enum class HostAddrs : std::uint8_t { Ctx, Config };  // C1: where the host leg takes its addresses
+
+struct Hypotheses {
+  Compare compare = Compare::Ge;          // C4: the encoder's compare mode 5 is >=
+  DecMode dec = DecMode::One;             // C5: the encoder's immediate is 1
+  Roles roles = Roles::Code;              // C2: the code's ids (done 6 / 2, start 7)
+  HostAddrs host_addrs = HostAddrs::Ctx;  // C1: the driver context (the host view overlays step 0)
+  bool proxy = true;                      // barrier proxy process in non-host-CC mode
+  bool operator==(const Hypotheses&) const = default;
 };
 
-struct MatrixOptions {
-  bool small = false;  // only 1x4 and 2x2 (tests)
-  bool full = false;   // the full-scale table (full_scenarios) instead of the reference topologies
-  std::function<void(std::size_t done, std::size_t total)> progress;
-};
-
-// The reference topologies: 1x4 default, 2x4 default, 2x2 switch, 4x4 default.
-std::vector<std::pair<std::uint32_t, std::uint32_t>> reference_topologies(bool small);
-
-// Every scenario of the matrix, in the order of its rows (1536; 768 with `small`).
-std::vector<Scenario> matrix_scenarios(bool small);
-// One row: the scenario checked, with its shortest counterexample formatted; the
-// composer's error for a topology out of range.
-Result<MatrixRow> matrix_row(const Scenario& s);
-
-// The full-scale table: every chips 1..64 x leaders 1..4 x fabric x host-CC x lowering
-// x wiring at 1 round, under the default reading of the other hypotheses (ge, dec one,
-// code roles, ctx addresses), then a rounds sample (2 and 1000 rounds on 2, 16 and 64
-// chips).  Decided by auto: exact wherever the system is persistent (all of them today).
-std::vector<Scenario> full_scenarios();
-
-std::vector<MatrixRow> run_matrix(const MatrixOptions& opt = {});
-
-// For the full table: for each lowering, fabric, wiring and host-CC, the chip counts
-// at which each leader count gives OK (the places where it is a global barrier).
-std::string full_summary_markdown(const std::vector<MatrixRow>& rows);
-
-std::string matrix_markdown(const std::vector<MatrixRow>& rows);
-std::string matrix_json(const std::vector<MatrixRow>& rows);
+std::string_view name(DecMode d);
+std::string_view name(Roles r);
+std::string_view name(HostAddrs h);
+std::string_view name(Compare c);
 
 }  // namespace neffbar::model

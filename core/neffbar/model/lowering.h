@@ -12,19 +12,11 @@
 #include <span>
 
 #include "neffbar/model/composer.h"
+#include "neffbar/model/hypotheses.h"
 #include "neffbar/model/symmetry.h"
 #include "neffbar/model/system.h"
 
 namespace neffbar::model {
-
-struct Hypotheses {
-  Compare compare = Compare::Ge;       // C4
-  DecMode dec = DecMode::One;          // C5: the encoder's immediate is 1
-  Roles roles = Roles::Code;           // C2
-  HostAddrs host_addrs = HostAddrs::Ctx;  // C1
-  bool proxy = true;                   // barrier proxy process in non-host-CC mode
-  bool operator==(const Hypotheses&) const = default;
-};
 
 // Leaders (processes 0..N-1, index c*L+l), then the host, then the proxies.
 Result<System> lower(const Composition& comp, const Hypotheses& h);

@@ -53,7 +53,7 @@ Result<ScenarioResult> run_scenario(const Scenario& s) {
   return out;
 }
 
-std::string describe(const Topology& t, const Hypotheses& h) {
+std::string scenario_title(const Topology& t, const Hypotheses& h) {
   return std::to_string(t.chips) + "x" + std::to_string(t.leaders) + " " + std::string(fabric_name(t.fabric)) +
          (t.host_cc ? " host-cc" : " no-host-cc") + " rounds=" + std::to_string(t.rounds) + " " +
          std::string(name(h.compare)) + " dec=" + std::string(name(h.dec)) + " " + std::string(name(t.wiring)) +

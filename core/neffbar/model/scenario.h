@@ -33,7 +33,8 @@ struct ScenarioResult {
 Result<Lowered> build_system(const Scenario& s, std::uint32_t rounds);
 Result<ScenarioResult> run_scenario(const Scenario& s);
 
-// A stable one-line description: "2x4 default host-cc rounds=2 ge dec=one per_peer table code ctx"
-std::string describe(const Topology& t, const Hypotheses& h);
+// A stable one-line title of a scenario: "2x4 default host-cc rounds=2 ge dec=one per_peer table ..."
+// (an instruction is describe()d, system.h; a scenario is titled)
+std::string scenario_title(const Topology& t, const Hypotheses& h);
 
 }  // namespace neffbar::model

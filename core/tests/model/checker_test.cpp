@@ -138,14 +138,14 @@ TEST(Checker, ReductionsAgreeWithTheUnreducedSearch) {
         ++compared;
         sym_used += r.symmetry_used;
         EXPECT_EQ(r.found_mask, ref.found_mask)
-            << describe(s.topo, s.hyp) << " fault " << name(f) << " variant " << v.reduce << v.por << v.sym;
+            << scenario_title(s.topo, s.hyp) << " fault " << name(f) << " variant " << v.reduce << v.por << v.sym;
         EXPECT_LE(r.states, ref.states);
         if (r.cex) {
-          EXPECT_TRUE(replay(sys, *r.cex)) << describe(s.topo, s.hyp) << " fault " << name(f);
+          EXPECT_TRUE(replay(sys, *r.cex)) << scenario_title(s.topo, s.hyp) << " fault " << name(f);
         }
         o.collect_all = false;
         EXPECT_EQ(check(sys, o).verdict, check(sys, [&] { auto b = base; b.collect_all = false; return b; }()).verdict)
-            << describe(s.topo, s.hyp) << " fault " << name(f);
+            << scenario_title(s.topo, s.hyp) << " fault " << name(f);
       }
     }
   }
@@ -180,7 +180,7 @@ TEST(Checker, StaticOracleAgreesWithTheExhaustiveChecker) {
       CheckOptions all;
       all.collect_all = true;
       const std::uint32_t mask = bit(Verdict::Deadlock) | bit(Verdict::Unsafe) | bit(Verdict::GlobalUnsafe) | bit(Verdict::NotReusable);
-      EXPECT_EQ(*o & mask, check(sys, all).found_mask & mask) << describe(s.topo, s.hyp) << " fault " << name(f);
+      EXPECT_EQ(*o & mask, check(sys, all).found_mask & mask) << scenario_title(s.topo, s.hyp) << " fault " << name(f);
     }
   }
   EXPECT_GT(applied, 300u);
@@ -198,8 +198,8 @@ Verdict verdict_of(Topology t, Hypotheses h = {}, GuaranteeMode g = GuaranteeMod
   const auto e = run_scenario(s);
   s.engine = Engine::Auto;
   const auto a = run_scenario(s);
-  EXPECT_EQ(e->result.verdict, a->result.verdict) << describe(t, h);
-  EXPECT_EQ(e->result.broke_in_round, a->result.broke_in_round) << describe(t, h);
+  EXPECT_EQ(e->result.verdict, a->result.verdict) << scenario_title(t, h);
+  EXPECT_EQ(e->result.broke_in_round, a->result.broke_in_round) << scenario_title(t, h);
   return a->result.verdict;
 }
 

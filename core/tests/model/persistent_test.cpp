@@ -9,10 +9,10 @@
 #include <random>
 #include <tuple>
 
-#include "neffbar/model/arbitrary.h"
+#include "testing/arbitrary_system.h"
 #include "neffbar/model/checker.h"
 #include "neffbar/model/faults.h"
-#include "neffbar/model/hypotheses.h"
+#include "neffbar/model/matrix.h"
 #include "neffbar/model/persistent.h"
 #include "neffbar/model/scenario.h"
 
@@ -142,7 +142,7 @@ TEST(Persistent, AgreesWithTheExplicitSearchOnTheMatrixAndFaults) {
       if (!inject(comp, f, 0)) continue;
       const Lowered low = *lower_with_hints(comp, s.hyp);
       const System& sys = low.system;
-      const std::string what = describe(s.topo, s.hyp) + " fault " + std::string(name(f));
+      const std::string what = scenario_title(s.topo, s.hyp) + " fault " + std::string(name(f));
       if (!qualify(sys).ok) {
         ++refused;
         EXPECT_FALSE(check_persistent(sys).ok());
@@ -190,7 +190,7 @@ TEST(Persistent, EveryComposedScenarioQualifies) {
   }
   for (const Scenario& s : all) {
     const Qualification q = qualify(*lower(*compose(s.topo), s.hyp));
-    EXPECT_TRUE(q.ok) << describe(s.topo, s.hyp) << ": " << q.reason;
+    EXPECT_TRUE(q.ok) << scenario_title(s.topo, s.hyp) << ": " << q.reason;
   }
   // And the declared guarantees of the per-peer wiring hold at every size (the README's
   // full-table section), exactly.
@@ -199,8 +199,8 @@ TEST(Persistent, EveryComposedScenarioQualifies) {
     if (s.topo.wiring != Wiring::PerPeer) continue;
     s.opt.guarantee = GuaranteeMode::Declared;
     const auto r = run_scenario(s);
-    EXPECT_EQ(r->result.verdict, Verdict::Ok) << describe(s.topo, s.hyp);
-    EXPECT_TRUE(r->result.exact()) << describe(s.topo, s.hyp);
+    EXPECT_EQ(r->result.verdict, Verdict::Ok) << scenario_title(s.topo, s.hyp);
+    EXPECT_TRUE(r->result.exact()) << scenario_title(s.topo, s.hyp);
   }
 }
 

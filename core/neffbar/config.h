@@ -1,4 +1,4 @@
-// Naturally aligned logical structs for the packed config (SPEC §1).  They are what
+// The config as naturally aligned logical structs (BarrierConfigs and its parts): what
 // callers work with; bytes <-> struct goes through codec.h, driven by schema.h.
 // Never packed, never bit-fields: Boost.PFR reflects these.
 #pragma once

@@ -3,7 +3,7 @@
 //    bytes -> composed systems never fail (no DEADLOCK, UNSAFE, NOT_REUSABLE), checked
 //    exhaustively (with the reductions the bytes pick) or by random schedules; faults
 //    injected by the bytes are always caught, with a counterexample that replays;
-//  - scenario (bit 1): any topology under any hypotheses (SPEC §8), or one row of the
+//  - scenario (bit 1): any topology under any hypotheses (C1-C7), or one row of the
 //    hypothesis matrix -> the reduced search finds exactly the failure kinds of the
 //    unreduced one, the round it broke in lies in 1..rounds, and the row's Markdown and
 //    JSON name its verdict; a topology out of range is the composer's error naming the

@@ -1,5 +1,5 @@
 // names: the text a user types for an arch, a barrier type or a fabric (CLI options,
-// SPEC §7) -> a clear error naming the option and echoing the text, or a value whose
+// props/README.md) -> a clear error naming the option and echoing the text, or a value whose
 // canonical name parses back to the same value.
 #include <cstdint>
 #include <string>

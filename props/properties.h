@@ -1,4 +1,4 @@
-// P1..P11 of SPEC §7 as functions of the implementation they test, so the same body
+// P1..P11 (props/README.md) as functions of the implementation they test, so the same body
 // runs against the real code (properties_test.cpp) and against deliberately broken
 // implementations, where it must fail (teeth_test.cpp).
 #pragma once
@@ -53,7 +53,7 @@ inline void p2_overlay(const HostViewFn& host_view) {
   const BarrierConfigs c = *decode(b);
   const HostBarrierConfig h = host_view(b);
   const StepConfig& s0 = c.device_barrier.barrier_step_config[0];
-  // The laws of SPEC §1, written out independently of host_view_by_overlay.
+  // The overlay laws (core/neffbar/README.md "Layout"), written out independently of host_view_by_overlay.
   RC_ASSERT(h.barrier_start == (s0.m2s_val | std::uint64_t{s0.s2m_val} << 16 | (s0.barrier_sema[0] & 0xFFFFFFFFu) << 32));
   RC_ASSERT(h.barrier_done == ((s0.barrier_sema[0] >> 32) | (s0.barrier_sema[1] & 0xFFFFFFFFu) << 32));
   RC_ASSERT(h == host_view_by_overlay(c.device_barrier));

@@ -1,4 +1,4 @@
-// P1..P11 (SPEC §7) against the real implementation.  Budget: RC_PARAMS
+// P1..P11 (props/README.md) against the real implementation.  Budget: RC_PARAMS
 // (max_success, seed); ./scripts/props --cases N --seed S for long runs.
 #include <gtest/gtest.h>
 #include <rapidcheck/gtest.h>

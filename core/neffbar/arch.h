@@ -1,4 +1,4 @@
-// The four NCFW generations that ship a barrier decoder (seed §7, OBSERVED).  One
+// The four NCFW generations that ship a barrier decoder (core/neffbar/README.md "Arch", OBSERVED).  One
 // schema serves all four; v5 (MAVERICK) has no decoder and nothing of it is invented.
 #pragma once
 

@@ -1,4 +1,4 @@
-// bytes <-> logical struct, driven by schema.h and Boost.PFR (SPEC §1).  Lossless:
+// bytes <-> logical struct, driven by schema.h and Boost.PFR (core/neffbar/README.md "Layout").  Lossless:
 // encode(decode(b)) == b for every 0x128-byte b; any other length is an Error.
 #pragma once
 
@@ -22,9 +22,9 @@ void decode_into(const ConfigBytes& bytes, BarrierConfigs& out);
 ConfigBytes encode(const BarrierConfigs& cfg);
 void encode_into(const BarrierConfigs& cfg, ConfigBytes& out);
 
-// The host view from the same bytes (offset 0, the overlay of seed §1).
+// The host view from the same bytes (offset 0, the overlay: libncfw @0x11313/@0x11330).
 HostBarrierConfig decode_host(const ConfigBytes& bytes);
-// The host view computed from the device view by the overlay laws (SPEC §1, P2).
+// The host view computed from the device view by the overlay laws (core/neffbar/README.md "Layout", P2).
 HostBarrierConfig host_view_by_overlay(const DeviceBarrierConfig& dev);
 
 }  // namespace neffbar

@@ -14,7 +14,7 @@
 namespace neffbar {
 namespace {
 
-// The top level of the log, in the order the parent decoder prints it (seed §1: gate
+// The top level of the log, in the order the parent decoder prints it (libncfw parent @0x10f8b: gate
 // @0x1121a, host_barrier @0x11313, device_barrier @0x11330), then the full-log extras.
 constexpr Field kHostView = Field{"host_barrier", 0, kHostSchema.size, Kind::Struct, 1, true,
                                   Tag::Observed, &kHostSchema};

@@ -1,4 +1,4 @@
-// The libncfw logger's JSON shape (SPEC §2), and its inverse.
+// The libncfw logger's JSON shape (core/neffbar/README.md "The JSON log"), and its inverse.
 //  - Default log: what ncfw_log_neff_barrier_config prints: the gate (pointer-style,
 //    C6), host_barrier and device_barrier, both views from the same bytes.
 //  - Full log: adds total_desc_n, __pad, __reserved0 and __reserved, so bytes -> JSON

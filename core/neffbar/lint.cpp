@@ -50,7 +50,7 @@ std::vector<LintWarning> lint(const ConfigBytes& bytes) {
          "no DMA engine selected but desc_count is " + std::to_string(d.desc_count));
   }
   // Lane checks only where the device view is live (gate set); with the gate clear
-  // bytes 0x0..0xF are the host view and the steps are not run (seed §6.1).
+  // bytes 0x0..0xF are the host view and the steps are not run (the gate, libncfw @0x1121a; core/neffbar/README.md).
   for (std::uint8_t s = 0; s < 4 && c.execute_device_barrier != 0; ++s) {
     const StepConfig& st = d.barrier_step_config[s];
     for (std::uint8_t i = 0; i < 4; ++i) {

@@ -1,4 +1,4 @@
-// The one description of the neff_barrier_configs_t byte layout (SPEC §1, seed §2.2,
+// The one description of the neff_barrier_configs_t byte layout (core/neffbar/README.md "Layout"; IDA types of libnrt,
 // §3, §4.0).  Codec, JSON log, JSON reader, lint, mutators and generators walk these
 // tables; nothing else hard-codes an offset.
 #pragma once
@@ -96,7 +96,7 @@ consteval Field bits(std::string_view n, std::uint32_t off, std::uint8_t shift,
 }
 }  // namespace schema_detail
 
-// ---- neff_device_barrier_per_step_configs_t (0x34), seed §4.0 -----------------------
+// ---- neff_device_barrier_per_step_configs_t (0x34), step decoder libncfw @0xed02 -----------------------
 inline constexpr std::array kStepFields{
     schema_detail::scalar("m2s_val", 0x00, Kind::U16),
     schema_detail::scalar("s2m_val", 0x02, Kind::U16),
@@ -106,7 +106,7 @@ inline constexpr std::array kStepFields{
 inline constexpr StructSchema kStepSchema{"neff_device_barrier_per_step_configs_t", 0x34,
                                           kStepFields};
 
-// ---- dma_channel_apb_bcast_t (0x14), seed §3 -----------------------------------------
+// ---- dma_channel_apb_bcast_t (0x14), IDA type ----------------------------------------
 inline constexpr std::array kBcastFields{
     schema_detail::scalar("m2s_tail_ptr", 0x00, Kind::Addr),
     schema_detail::scalar("s2m_tail_ptr", 0x08, Kind::Addr),
@@ -114,7 +114,7 @@ inline constexpr std::array kBcastFields{
 };
 inline constexpr StructSchema kBcastSchema{"dma_channel_apb_bcast_t", 0x14, kBcastFields};
 
-// ---- neff_device_barrier_configs_t (0x124), seed §3 ----------------------------------
+// ---- neff_device_barrier_configs_t (0x124), device decoder libncfw @0xfef5 -----------
 inline constexpr std::array kDeviceFields{
     schema_detail::nested("barrier_step_config", 0x000, kStepSchema, 4),
     schema_detail::array("dma_sync_sema", 0x0D0, Kind::Addr, 4),
@@ -124,7 +124,7 @@ inline constexpr std::array kDeviceFields{
     schema_detail::scalar("tdrbp_low", 0x110, Kind::U32),
     schema_detail::scalar("tdrbp_high", 0x114, Kind::U32),
     schema_detail::scalar("desc_count", 0x118, Kind::U32),
-    // GOTCHA (seed §3): real, but the logger steps over it (0x118 -> 0x120 load gap).
+    // GOTCHA (libncfw @0xfef5): real, but the logger steps over it (0x118 -> 0x120 load gap).
     schema_detail::scalar("total_desc_n", 0x11C, Kind::U32, /*logged=*/false),
     schema_detail::scalar("dma_engines_bitmap", 0x120, Kind::U16),
     schema_detail::scalar("queue_id", 0x122, Kind::U8),
@@ -134,14 +134,14 @@ inline constexpr std::array kDeviceFields{
 inline constexpr StructSchema kDeviceSchema{"neff_device_barrier_configs_t", 0x124,
                                             kDeviceFields};
 
-// ---- neff_host_barrier_configs_t (0x10), seed §2: overlays device step 0 -------------
+// ---- neff_host_barrier_configs_t (0x10), libncfw @0xd613: overlays device step 0 -------------
 inline constexpr std::array kHostFields{
     schema_detail::scalar("barrier_start", 0x00, Kind::Addr),  // soc_addr_t
     schema_detail::scalar("barrier_done", 0x08, Kind::Addr),   // semaphore_t
 };
 inline constexpr StructSchema kHostSchema{"neff_host_barrier_configs_t", 0x10, kHostFields};
 
-// ---- neff_barrier_configs_t (0x128), seed §2.2 -----------------------------------------
+// ---- neff_barrier_configs_t (0x128), IDA type -----------------------------------------
 // The anonymous overlay at +0 is represented by the device view (it covers every
 // byte); the host view is derived from the same bytes (see codec.h).
 inline constexpr std::array kConfigFields{
@@ -191,7 +191,7 @@ static_assert(schema_is_consistent(kBcastSchema) && kBcastSchema.size == 0x14);
 static_assert(schema_is_consistent(kDeviceSchema) && kDeviceSchema.size == 0x124);
 static_assert(schema_is_consistent(kHostSchema) && kHostSchema.size == 0x10);
 static_assert(schema_is_consistent(kConfigSchema) && kConfigSchema.size == 0x128);
-// Every offset of SPEC §1, checked against the table rather than restated in code.
+// Every offset of core/neffbar/README.md "Layout", checked against the table rather than restated in code.
 static_assert(kStepFields[2].offset == 0x4 && kStepFields[3].offset == 0x24);
 static_assert(kDeviceFields[1].offset == 0xD0 && kDeviceFields[2].offset == 0xF0 &&
               kDeviceFields[3].offset == 0x104 && kDeviceFields[4].offset == 0x10C &&

@@ -1,4 +1,4 @@
-// search_barr_type_in_step (seed §4.2, libnrt @0xf58a0) in two variants that must
+// search_barr_type_in_step (libnrt @0xf58a0; core/neffbar/README.md "Tables and search") in two variants that must
 // agree on every input (P3):
 //  - faithful: a scan over the raw table bytes, as disassembled;
 //  - fast: a precomputed (step, type) -> hit table, the hot path.

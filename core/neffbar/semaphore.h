@@ -1,4 +1,4 @@
-// The TOP_SP semaphore machine (SPEC §5): signed 32-bit values, the six libnrt
+// The TOP_SP semaphore machine (core/neffbar/README.md "Semaphores"): signed 32-bit values, the six libnrt
 // primitives, a blocked primitive changes nothing, overflow is reported (never
 // wrapped).  The compare of the GE primitives is a parameter (C4: encoder compare
 // mode 5 is >=; the device spin loop releases on >).

@@ -1,4 +1,4 @@
-// The 4-step algorithm tables of libnrt .rodata (seed §4.1, HIGH/OBSERVED), kept as
+// The 4-step algorithm tables of libnrt .rodata (libnrt .rodata @0x7cf000.., OBSERVED), kept as
 // the raw little-endian byte images; the typed view is derived from the bytes.
 #pragma once
 

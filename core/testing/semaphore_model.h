@@ -1,5 +1,5 @@
-// An independent reference for the semaphore machine (SPEC §5), written straight from
-// the spec with 64-bit arithmetic and a sparse map, for P10 and the sema fuzz target.
+// An independent reference for the semaphore machine (core/neffbar/README.md "Semaphores"), written straight from
+// that description with 64-bit arithmetic and a sparse map, for P10 and the sema fuzz target.
 // Deliberately shares no code with semaphore.cpp.
 #pragma once
 

@@ -63,7 +63,7 @@ TEST(Codec, WrongLengthIsAnErrorNamingBothLengths) {
   }
 }
 
-// Overlay laws (SPEC §1) on hand-made vectors.
+// Overlay laws (core/neffbar/README.md "Layout") on hand-made vectors.
 TEST(Codec, OverlayLawsOnHandMadeVectors) {
   ConfigBytes b{};
   // m2s=0x1234 s2m=0xABCD sema0=0x8877665544332211 sema1=0x00FFEEDDCCBBAA99

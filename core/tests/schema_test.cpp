@@ -8,7 +8,7 @@
 namespace neffbar {
 namespace {
 
-// SPEC §1 restated as data, checked against the leaves the schema produces.
+// core/neffbar/README.md "Layout" restated as data, checked against the leaves the schema produces.
 struct Expect { const char* path; std::uint32_t offset; std::uint32_t size; bool logged; };
 constexpr Expect kExpected[] = {
     {"device_barrier.barrier_step_config[0].m2s_val", 0x000, 2, true},

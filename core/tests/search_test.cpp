@@ -9,7 +9,7 @@ namespace neffbar {
 namespace {
 
 TEST(Tables, TypedViewAgreesWithTheSpecTables) {
-  // SPEC §3, restated independently of the byte images.
+  // The tables of core/neffbar/README.md, restated independently of the byte images.
   const std::uint32_t def[4][4][2] = {{{0, 0}, {7, 2}, {7, 2}, {7, 2}},
                                       {{1, 0}, {2, 0}, {3, 0}, {4, 0}},
                                       {{1, 1}, {2, 1}, {3, 1}, {4, 1}},

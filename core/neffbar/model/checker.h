@@ -1,4 +1,4 @@
-// Exhaustive and random-schedule checking of a System (SPEC §6 "Checker").
+// Exhaustive and random-schedule checking of a System (core/neffbar/model/README.md).
 //
 // State = the vector of program counters.  Programs are straight-line and every
 // primitive's effect is fixed once it released, so the semaphore values are a

@@ -54,7 +54,7 @@ Result<Composition> compose(const Topology& topo, const SemaMapping& mapping) {
   const std::uint32_t L = topo.leaders;
   const std::vector<int> lanes = tier_lanes(topo.fabric);
   // soc_addr of semaphore `id` of leader (c, l): SP base + read-window offset, as
-  // encd_prep_ncfw_barr_config writes it (seed §6.3: sp_sema_r_ofst).
+  // encd_prep_ncfw_barr_config writes it (libnrt @0x255721: sp_sema_r_ofst).
   auto addr = [&](std::uint32_t c, std::uint32_t l, std::uint32_t id) {
     return out.sp_base(c, l) + mapping.sema_offset(id, Window::Read);
   };

@@ -1,4 +1,4 @@
-// The composer (SPEC §6): topology -> one real 0x128-byte config per leader, one
+// The composer (core/neffbar/model/README.md): topology -> one real 0x128-byte config per leader, one
 // driver-context blob per chip, and each leader's declared guarantee.
 #pragma once
 
@@ -49,7 +49,7 @@ Status check_ranges(const Topology& topo);
 // The same for a round count alone (check-configs).
 Status check_rounds(std::uint32_t rounds);
 
-// Semaphore indices in each leader's TOP_SP block (ASSUMED, SPEC §6).
+// Semaphore indices in each leader's TOP_SP block (ASSUMED; core/neffbar/model/README.md).
 namespace sema_index {
 inline constexpr std::uint32_t kIntraArrival = 8;   // 8+j: arrival of leader j (intra-chip)
 inline constexpr std::uint32_t kTierArrival = 12;   // 12+i: arrival on tier lane i

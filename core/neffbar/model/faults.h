@@ -1,5 +1,5 @@
 // Deliberate faults injected into composed configs (through the codec), to show the
-// checker is not vacuous (SPEC §7 P5) and to give the fuzzers and SPIN cross-checks
+// checker is not vacuous (P5, props/README.md) and to give the fuzzers and SPIN cross-checks
 // failing systems.
 #pragma once
 

@@ -1,4 +1,4 @@
-// Lowering real config bytes (through the codec) to a System (SPEC §6):
+// Lowering real config bytes (through the codec) to a System (core/neffbar/model/README.md):
 //  - table (INFERRED reference): steps 0,1,2,3 in table order: signal intra, signal
 //    tiers, wait tiers, wait intra;
 //  - arrive_wait (the companion notes' reconstruction): each level arrives on all its

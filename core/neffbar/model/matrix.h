@@ -1,4 +1,4 @@
-// The hypothesis matrix (SPEC §8): the reference topologies under every combination of
+// The hypothesis matrix (the conflicts C1–C7 of core/neffbar/README.md): the reference topologies under every combination of
 // the model's open choices, with the verdict, whether the global barrier property
 // holds, and the shortest counterexample of each failure.
 #pragma once

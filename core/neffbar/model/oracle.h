@@ -1,4 +1,4 @@
-// The static oracle (SPEC §6): a second opinion that counts signals against
+// The static oracle (core/neffbar/model/README.md): a second opinion that counts signals against
 // thresholds instead of enumerating interleavings.  It applies to confluent systems:
 // every semaphore is decreased by at most one process, nobody waits with an equality,
 // and no value can leave int32 (the acyclic `table` lowering and the composed

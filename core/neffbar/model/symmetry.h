@@ -1,4 +1,4 @@
-// Symmetry reduction for composed systems (SPEC §6): leaders with identical programs
+// Symmetry reduction for composed systems (core/neffbar/model/README.md): leaders with identical programs
 // up to renaming.  The candidate group is
 //   - any permutation of leader indices, applied to every chip at once (leader l of
 //     every chip talks to leader l of its tier partners, so renaming l everywhere

@@ -1,4 +1,4 @@
-// The barrier model's system (SPEC §6): processes running straight-line programs of
+// The barrier model's system (core/neffbar/model/README.md): processes running straight-line programs of
 // the six semaphore primitives over a shared semaphore space, plus ARRIVE/DEPART
 // markers, and for each process the set of processes whose arrival its departure
 // must follow (its declared guarantee).
@@ -46,7 +46,7 @@ struct System {
   std::uint32_t rounds = 1;
 };
 
-// Interns semaphores by identity (address with the window stripped, SPEC §4).
+// Interns semaphores by identity (address with the window stripped, core/neffbar/README.md "Semaphores").
 class SemaSpace {
  public:
   explicit SemaSpace(SemaMapping m) : mapping_(m) {}

@@ -186,7 +186,7 @@ TEST(Checker, StaticOracleAgreesWithTheExhaustiveChecker) {
   EXPECT_GT(applied, 300u);
 }
 
-// The expected shape of SPEC §8 ---------------------------------------------------------
+// The expected shape of the conflicts C1-C7 (core/neffbar/README.md) ----------------------
 // The verdict, the same from the explicit search and from auto (the persistent engine
 // wherever the system qualifies), with the same round it broke in.
 Verdict verdict_of(Topology t, Hypotheses h = {}, GuaranteeMode g = GuaranteeMode::Global) {

@@ -83,6 +83,22 @@ void add_topology_options(CLI::App* cmd, CheckArgs& a) {
       ->capture_default_str();
 }
 
+// Options that only some engines read: refused (exit 2, the option named) when the
+// chosen engine would ignore them.  Under auto they tune the explicit search, which
+// decides whatever the persistent engine cannot.
+Status refuse_unused(const CLI::App* cmd, Engine e) {
+  const std::string chosen = "--engine " + std::string(engine_name(e));
+  if (e == Engine::Persistent || e == Engine::Random) {
+    for (const char* opt : {"--no-reduce", "--no-symmetry", "--no-por", "--max-states"}) {
+      if (cmd->count(opt) > 0) return Error{Errc::InvalidArgument, opt, "the explicit search's option (--engine explicit or auto)", chosen};
+    }
+  }
+  if (e != Engine::Random && cmd->count("--seed") > 0) {
+    return Error{Errc::InvalidArgument, "--seed", "random schedules (--random N or --engine random)", chosen};
+  }
+  return {};
+}
+
 Result<Scenario> to_scenario(const CheckArgs& a) {
   Scenario s;
   auto f = parse_fabric(a.fabric);
@@ -248,9 +264,10 @@ void add_model_commands(CLI::App& app, int& exit_code) {
   add_topology_options(cmd, *a);
   add_model_options(cmd, *a);
   add_engine_options(cmd, *a);
-  cmd->callback([a, &exit_code] {
+  cmd->callback([a, cmd, &exit_code] {
     const Result<Scenario> s = to_scenario(*a);
     if (!s) return void(exit_code = fail(s.error(), "check"));
+    if (const Status st = refuse_unused(cmd, s->engine); !st) return void(exit_code = fail(st.error()));
     Scenario sc = *s;
     if (!a->json) {
       sc.opt.progress = [](std::uint64_t n, double t) {
@@ -272,9 +289,10 @@ void add_model_commands(CLI::App& app, int& exit_code) {
   cc->add_option("--fabric", b->fabric, "default|switch: the table that gives each step's operation")->capture_default_str();
   add_model_options(cc, *b);
   add_engine_options(cc, *b);
-  cc->callback([b, files, &exit_code] {
+  cc->callback([b, files, cc, &exit_code] {
     Result<Scenario> s = to_scenario(*b);
     if (!s) return void(exit_code = fail(s.error(), "check-configs"));
+    if (const Status st = refuse_unused(cc, s->engine); !st) return void(exit_code = fail(st.error()));
     std::vector<ConfigBytes> configs;
     for (const std::string& f : *files) {
       const Result<std::string> data = read_input(f);

@@ -183,6 +183,16 @@ TEST_F(Cli, Conventions) {
     EXPECT_NE(r.err.find(std::string(ignored).substr(0, std::string(ignored).find(' '))), std::string::npos) << r.err;
   }
   EXPECT_EQ(run("promela --chips 1 --rounds 2 --guarantee declared").exit_code, 0);
+  // check refuses what the chosen engine would ignore.
+  for (const char* ignored : {"--engine persistent --no-reduce", "--random 3 --max-states 9", "--seed 4",
+                              "--engine explicit --seed 4"}) {
+    const Outcome r = run(std::string("check --chips 2 ") + ignored);
+    EXPECT_EQ(r.exit_code, 2) << ignored;
+    EXPECT_TRUE(r.out.empty()) << ignored;
+    EXPECT_EQ(r.err.find('\n'), r.err.size() - 1) << ignored << ": one line: " << r.err;
+  }
+  EXPECT_EQ(run("check --chips 2 --no-reduce --max-states 100000").exit_code, 0);  // auto: they tune the fallback
+  EXPECT_EQ(run("check --chips 2 --random 3 --seed 4").exit_code, 0);
 }
 
 TEST_F(Cli, CheckVerdictsAndExitCodes) {

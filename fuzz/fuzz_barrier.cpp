@@ -10,8 +10,9 @@
 //    option (bit 2: the bytes are taken raw);
 //  - configs (bit 0): 1..3 arbitrary 0x128-byte configs -> the checker ends within its
 //    budget, every counterexample replays, and the static oracle agrees where it applies;
-//  - arbitrary (bit 7): a small arbitrary system drawn from the bytes (arbitrary.h;
-//    bit 6 of the next byte allows non-persistent ones).
+//  - arbitrary (bit 7): a small arbitrary system and symmetry hints drawn from the
+//    bytes (core/testing/arbitrary_system.h; bit 6 of the next byte allows non-persistent
+//    ones) -> every combination of reductions finds what the reference checker finds.
 // In every mode where a system is decided, the persistent engine answers exactly the
 // systems that qualify and finds exactly the failure kinds the explicit search finds.
 // In every mode the reports hold (report_checks.h).
@@ -26,6 +27,7 @@
 #include "report_checks.h"
 #include "neffbar/bytes.h"
 #include "testing/arbitrary_system.h"
+#include "testing/reference_checker.h"
 #include "neffbar/model/engine.h"
 #include "neffbar/model/faults.h"
 #include "neffbar/model/matrix.h"
@@ -209,21 +211,36 @@ void configs(const std::uint8_t* d, std::size_t n) {
   check_persistent_agrees(*sys, r);
 }
 
-// An arbitrary system from the bytes (arbitrary.h): the persistent engine, where the
-// system qualifies, finds exactly what the unreduced explicit search finds.
+// An arbitrary system from the bytes (core/testing/arbitrary_system.h), with arbitrary
+// symmetry hints: every combination of the explicit search's reductions, and the
+// persistent engine where the system qualifies, finds exactly the failure kinds of the
+// reference checker (core/testing/reference_checker.h); counterexamples replay.
 void arbitrary(const std::uint8_t* d, std::size_t n) {
   std::size_t at = 0;
   const auto pick = [&](std::uint32_t k) { return at < n ? static_cast<std::uint32_t>(d[at++] % k) : 0u; };
   ArbitraryShape shape;
   shape.persistent_only = n > 0 && (d[0] & 0x40) == 0;
   const System sys = arbitrary_system(pick, shape);
-  CheckOptions bare;
-  bare.reduce = bare.por = bare.symmetry = false;
-  bare.collect_all = true;
-  bare.max_states = 20000;
-  const CheckResult r = check(sys, bare);
-  fuzz::check_counterexample(sys, r);
-  check_persistent_agrees(sys, r);
+  const SymmetryHints hints = arbitrary_hints(sys, pick);
+  const testing::ReferenceResult ref = testing::reference_check(sys, 5000);
+  if (!ref.complete) return;
+  for (int v = 0; v < 8; ++v) {
+    CheckOptions o;
+    o.collect_all = true;
+    o.reduce = v & 1;
+    o.por = v & 2;
+    o.symmetry = v & 4;
+    o.symmetry_hints = hints;
+    o.max_states = 20000;
+    const CheckResult r = check(sys, o);
+    fuzz::check_counterexample(sys, r);
+    if (r.verdict != Verdict::Budget) {
+      fuzz::require(r.found_mask == ref.found_mask, "every reduction finds exactly what the reference checker finds");
+    }
+  }
+  CheckResult as_ref;
+  as_ref.found_mask = ref.found_mask;
+  check_persistent_agrees(sys, as_ref);
 }
 
 }  // namespace

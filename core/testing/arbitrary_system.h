@@ -12,11 +12,13 @@
 // waits and several consumers appear too.
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <limits>
 #include <string>
 #include <vector>
 
+#include "neffbar/model/symmetry.h"
 #include "neffbar/model/system.h"
 
 namespace neffbar::model {
@@ -95,6 +97,29 @@ System arbitrary_system(Pick&& pick, const ArbitraryShape& shape = {}) {
     }
   }
   return s;
+}
+
+// Symmetry hints laying the processes out as chips x leaders at random, with random
+// semaphore ownership: most claim a symmetry the system does not have, which the
+// symmetry reduction must detect and refuse.
+template <class Pick>
+SymmetryHints arbitrary_hints(const System& s, Pick&& pick) {
+  SymmetryHints h;
+  const auto P = static_cast<std::uint32_t>(s.procs.size());
+  if (P == 0) return h;
+  h.leaders = 1 + pick(2);
+  h.chips = std::max(1u, P / h.leaders / (1 + pick(2)));
+  if (h.chips * h.leaders > P) return {};
+  std::vector<std::int32_t> procs(P);
+  for (std::uint32_t i = 0; i < P; ++i) procs[i] = static_cast<std::int32_t>(i);
+  for (std::uint32_t i = P; i-- > 1;) std::swap(procs[i], procs[pick(i + 1)]);
+  h.leader_proc.assign(procs.begin(), procs.begin() + h.chips * h.leaders);
+  for (std::size_t k = 0; k < s.semas.size(); ++k) {
+    h.sema_slot.push_back(static_cast<std::int32_t>(pick(h.chips * h.leaders + 1)) - 1);
+    h.sema_local.push_back(pick(3));
+  }
+  if (pick(2)) h.leader_indexed = {{0, 2}};
+  return h;
 }
 
 }  // namespace neffbar::model

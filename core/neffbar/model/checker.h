@@ -8,11 +8,14 @@
 // Reductions (each can be switched off, and tests compare against the unreduced search):
 //  - Lipton (reduce): a process's run  R* [N] L*  executes as one atomic step, where
 //    R = a wait (wait_ge, wait_ge_and_dec) on a semaphore every other process only
-//    increments (a right mover: it stays enabled whatever others do), L = an inc /
-//    inc_val >= 0 on a semaphore nobody waits on with an equality (a left mover: it only
-//    enables others), N = at most one other action (a marker, an equality wait, a wait on
-//    a semaphore others also decrement).  ARRIVE/DEPART are N, so every violation of
-//    the arrival order stays visible; deadlocks and final values are preserved.
+//    increments and, if it decrements, nobody else waits on (a right mover: it stays
+//    enabled whatever others do and disables nobody), L = an inc / inc_val >= 0 on a
+//    semaphore nobody waits on with an equality (a left mover: it only enables others),
+//    N = at most one other action (a marker, an equality wait, a wait on a semaphore
+//    others also decrement or read).  An action on a semaphore that could leave int32
+//    can fail, so it is never a mover.  ARRIVE/DEPART are N, so every violation of the
+//    arrival order stays visible; deadlocks and final values are preserved.  (The last
+//    two conditions were found missing by the reference checker, core/testing/.)
 //  - Partial order (por, with reduce): where some process's next block has no marker
 //    and only movers (the host's and the proxies' blocks), that block alone is
 //    expanded: it commutes with every action of every other process (incs and decs on

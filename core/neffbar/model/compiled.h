@@ -41,7 +41,7 @@ struct Compiled {
     for (const Semaphore& m : s.semas) init.push_back(m.initial);
     // Which processes decrease / equality-test each semaphore (for the mover tests).
     const std::size_t S = s.semas.size();
-    std::vector<std::vector<std::uint32_t>> decreasers(S), eq_waiters(S);
+    std::vector<std::vector<std::uint32_t>> decreasers(S), eq_waiters(S), ge_waiters(S);
     for (std::uint32_t p = 0; p < P; ++p) {
       for (const Instr& in : s.procs[p].program) {
         if (in.marker != Marker::None) continue;
@@ -51,7 +51,25 @@ struct Compiled {
         };
         if (effect(in.op) < 0 || k == Prim::WaitEqAndClear) note(decreasers[in.op.sema]);
         if (k == Prim::WaitEqAndInc || k == Prim::WaitEqAndClear) note(eq_waiters[in.op.sema]);
+        if (k == Prim::WaitGe || k == Prim::WaitGeAndDec) note(ge_waiters[in.op.sema]);
       }
+    }
+    // Bounds on every semaphore over all executions: the sum of all positive (negative)
+    // effects.  An instruction on a semaphore that could leave int32 can fail (OVERFLOW)
+    // and so is no mover: an atomic block that failed there would hide the states in
+    // which its first instructions had run (found by the reference checker).
+    std::vector<std::int64_t> hi(init.begin(), init.end()), lo(init.begin(), init.end());
+    for (const Process& pr : s.procs) {
+      for (const Instr& in : pr.program) {
+        if (in.marker != Marker::None) continue;
+        const std::int64_t e = effect(in.op);
+        (e > 0 ? hi : lo)[in.op.sema] += e;
+      }
+    }
+    std::vector<std::uint8_t> may_overflow(S, 0);
+    for (std::size_t i = 0; i < S; ++i) {
+      may_overflow[i] = hi[i] > INT32_MAX || lo[i] < INT32_MIN;
+      overflow_possible = overflow_possible || may_overflow[i];
     }
     auto only = [](const std::vector<std::uint32_t>& v, std::uint32_t p) {
       return std::all_of(v.begin(), v.end(), [p](std::uint32_t q) { return q == p; });
@@ -59,13 +77,19 @@ struct Compiled {
     auto is_right = [&](std::uint32_t p, const Instr& in) {
       if (in.marker != Marker::None) return false;
       const Prim k = in.op.prim;
+      // Stays enabled (nobody else decreases it) and disables nobody: a decrement must
+      // not be able to block another process's wait on the same semaphore (found by
+      // the reference checker: a wait_ge of another process).
+      const bool decrements = effect(in.op) < 0;
       return (k == Prim::WaitGe || k == Prim::WaitGeAndDec) && only(decreasers[in.op.sema], p) &&
-             eq_waiters[in.op.sema].empty();
+             eq_waiters[in.op.sema].empty() && !may_overflow[in.op.sema] &&
+             (!decrements || only(ge_waiters[in.op.sema], p));
     };
     auto is_left = [&](std::uint32_t p, const Instr& in) {
       if (in.marker != Marker::None) return false;
       const Prim k = in.op.prim;
-      return (k == Prim::Inc || (k == Prim::IncVal && in.op.value >= 0)) && only(eq_waiters[in.op.sema], p);
+      return (k == Prim::Inc || (k == Prim::IncVal && in.op.value >= 0)) && only(eq_waiters[in.op.sema], p) &&
+             !may_overflow[in.op.sema];
     };
     // The semaphores each process touches, and the size of the prefix tables over them:
     // refused before anything is allocated when too large.
@@ -119,20 +143,9 @@ struct Compiled {
       arrive_pc.push_back(std::move(arr));
       if (s.procs[p].participant) participants.push_back(p);
     }
-    // Bounds on every semaphore over all executions: the sum of all positive (negative)
-    // effects.  When they stay inside int32 no primitive can overflow, so incs and
-    // decs on one semaphore commute and the partial-order reduction is exact.
-    std::vector<std::int64_t> hi(init.begin(), init.end()), lo(init.begin(), init.end());
-    for (const Process& pr : s.procs) {
-      for (const Instr& in : pr.program) {
-        if (in.marker != Marker::None) continue;
-        const std::int64_t e = effect(in.op);
-        (e > 0 ? hi : lo)[in.op.sema] += e;
-      }
-    }
-    for (std::size_t i = 0; i < hi.size(); ++i) {
-      overflow_possible = overflow_possible || hi[i] > INT32_MAX || lo[i] < INT32_MIN;
-    }
+    // When no value can leave int32 no primitive can overflow, so incs and decs on one
+    // semaphore commute and the partial-order reduction is exact (overflow_possible
+    // switches it off).
   }
 
   void values(const std::uint16_t* pcs, std::vector<std::int32_t>& vals) const {

@@ -220,17 +220,6 @@ TEST(Persistent, AgreesWithTheUnreducedSearch) {
   }
 }
 
-std::string dump(const System& s) {
-  std::string out = "rounds " + std::to_string(s.rounds) + "\n";
-  for (std::uint32_t p = 0; p < s.procs.size(); ++p) {
-    out += s.procs[p].name + (s.procs[p].participant ? " (participant)" : "") + " guarantee:";
-    for (auto q : s.procs[p].guarantee) out += " " + std::to_string(q);
-    out += "\n";
-    for (std::uint32_t pc = 0; pc < s.procs[p].program.size(); ++pc) out += "  " + std::to_string(pc) + ": " + describe(s, p, pc) + "\n";
-  }
-  return out;
-}
-
 TEST(Persistent, AgreesWithTheExplicitSearchOnArbitraryPersistentSystems) {
   std::mt19937_64 rng(20261130);
   std::uint32_t kinds = 0, tried = 0;

@@ -1,0 +1,121 @@
+// A reference checker written to be obviously right, for differential tests only:
+// breadth-first search over full states (every pc and every value), one instruction a
+// step, no reductions, no prefix sums, nothing shared with the engines but System and
+// the semaphore machine's apply().
+//
+// The semantics it states (and the engines must match):
+//  - ARRIVE and DEPART always step.  At a DEPART of round r by p: if some q != p of p's
+//    guarantee has not passed its last ARRIVE of round r (rounds >= System::rounds are
+//    never arrived), that is UNSAFE; otherwise, if some participant q != p has not,
+//    that is GLOBAL_UNSAFE.  Either way the run goes on.
+//  - A primitive steps when apply() says Done; Blocked is no step; Overflow is an
+//    OVERFLOW (the instruction fails: no successor, but it is not blocked).
+//  - A state where nothing can step (nothing Done or Overflow) is DEADLOCK if some
+//    process is unfinished, NOT_REUSABLE if all are finished and a value is off its
+//    initial value.
+#pragma once
+
+#include <cstdint>
+#include <deque>
+#include <limits>
+#include <map>
+#include <optional>
+#include <vector>
+
+#include "neffbar/model/system.h"
+#include "neffbar/model/verdict.h"
+
+namespace neffbar::testing {
+
+struct ReferenceResult {
+  std::uint32_t found_mask = 0;  // bits of model::Verdict
+  std::uint64_t states = 0;
+  bool complete = true;          // false: the state budget ran out
+};
+
+inline ReferenceResult reference_check(const model::System& sys, std::uint64_t max_states = 200'000) {
+  using model::Marker;
+  using model::Verdict;
+  constexpr std::uint32_t kNever = std::numeric_limits<std::uint32_t>::max();
+  const std::size_t P = sys.procs.size();
+  // last_arrive[q][r]: the pc of q's last ARRIVE of round r.
+  std::vector<std::vector<std::uint32_t>> last_arrive(P, std::vector<std::uint32_t>(sys.rounds, kNever));
+  for (std::size_t q = 0; q < P; ++q) {
+    for (std::uint32_t pc = 0; pc < sys.procs[q].program.size(); ++pc) {
+      const model::Instr& in = sys.procs[q].program[pc];
+      if (in.marker == Marker::Arrive && in.round < sys.rounds) last_arrive[q][in.round] = pc;
+    }
+  }
+  struct State {
+    std::vector<std::uint32_t> pcs;
+    std::vector<std::int32_t> vals;
+    bool operator<(const State& o) const { return pcs != o.pcs ? pcs < o.pcs : vals < o.vals; }
+  };
+  State init{std::vector<std::uint32_t>(P, 0), {}};
+  for (const model::Semaphore& s : sys.semas) init.vals.push_back(s.initial);
+  std::map<State, bool> seen;
+  std::deque<State> todo{init};
+  seen[init] = true;
+  ReferenceResult out;
+  const auto found = [&](Verdict v) { out.found_mask |= model::bit(v); };
+  while (!todo.empty()) {
+    if (seen.size() > max_states) {
+      out.complete = false;
+      break;
+    }
+    const State st = todo.front();
+    todo.pop_front();
+    const auto arrived = [&](std::uint32_t q, std::uint32_t r) {
+      return r < sys.rounds && last_arrive[q][r] != kNever && st.pcs[q] > last_arrive[q][r];
+    };
+    bool stepped = false, unfinished = false;
+    for (std::uint32_t p = 0; p < P; ++p) {
+      const auto& prog = sys.procs[p].program;
+      if (st.pcs[p] >= prog.size()) continue;
+      unfinished = true;
+      const model::Instr& in = prog[st.pcs[p]];
+      State next = st;
+      ++next.pcs[p];
+      if (in.marker == Marker::Depart) {
+        bool unsafe = false;
+        for (std::uint32_t q : sys.procs[p].guarantee) unsafe = unsafe || (q != p && q < P && !arrived(q, in.round));
+        if (unsafe) {
+          found(Verdict::Unsafe);
+        } else {
+          for (std::uint32_t q = 0; q < P; ++q) {
+            if (q != p && sys.procs[q].participant && !arrived(q, in.round)) {
+              found(Verdict::GlobalUnsafe);
+              break;
+            }
+          }
+        }
+      } else if (in.marker == Marker::None) {
+        const Outcome o = apply(next.vals, in.op, sys.compare);
+        if (o == Outcome::Blocked) continue;
+        if (o == Outcome::Overflow) {
+          found(Verdict::Overflow);
+          stepped = true;
+          continue;
+        }
+      }
+      stepped = true;
+      if (!seen.count(next)) {
+        seen[next] = true;
+        todo.push_back(std::move(next));
+      }
+    }
+    if (!stepped && unfinished) found(Verdict::Deadlock);
+    if (!unfinished) {
+      for (std::size_t s = 0; s < st.vals.size(); ++s) {
+        if (st.vals[s] != sys.semas[s].initial) {
+          found(Verdict::NotReusable);
+          break;
+        }
+      }
+    }
+  }
+  out.states = seen.size();
+  return out;
+}
+
+}  // namespace neffbar::testing

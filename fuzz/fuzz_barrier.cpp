@@ -118,10 +118,12 @@ Topology topology_from(const std::uint8_t* d, bool raw) {
 
 void scenario(std::uint8_t mode, const std::uint8_t* d, std::size_t n) {
   Scenario s;
+  const bool full_table = (mode & 8) && (mode & 16);  // a 1-round row of the full-scale table
   if (mode & 8) {
     if (n < 2) return;
-    const std::vector<Scenario> all = matrix_scenarios(/*small=*/true);
+    const std::vector<Scenario> all = full_table ? full_scenarios() : matrix_scenarios(/*small=*/true);
     s = all[load_le(d, 2) % all.size()];
+    if (full_table && s.topo.rounds > 1) return;  // the 1000-round sample is for the campaign
   } else {
     if (n < 6) return;
     const bool raw = mode & 4;
@@ -132,6 +134,8 @@ void scenario(std::uint8_t mode, const std::uint8_t* d, std::size_t n) {
     if (raw && s.topo.rounds > 3) {
       s.engine = Engine::Random;  // long: one random schedule
       s.random_runs = 1;
+    } else if (n > 6 && (d[6] & 3) == 1) {
+      s.engine = Engine::Persistent;  // asked for by name: an answer or a refusal naming why
     }
   }
   // The documented limits (composer.h: chips 1..64, leaders 1..4, rounds 1..1000),
@@ -142,6 +146,16 @@ void scenario(std::uint8_t mode, const std::uint8_t* d, std::size_t n) {
   s.opt.max_states = 50000;
   s.opt.max_seconds = 5;
   const Result<MatrixRow> row = matrix_row(s);
+  if (s.engine == Engine::Persistent && in_range && !row) {
+    fuzz::require(row.error().where == "persistent engine" && !qualify(build_system(s, s.topo.rounds)->system).ok,
+                  "the persistent engine refuses only systems that do not qualify");
+    return;
+  }
+  if (full_table && row) {
+    fuzz::require(row->exact && row->engine == Engine::Persistent, "the full table is exact");
+    fuzz::require(fuzz::count(full_summary_markdown({*row}), std::string("| ") + std::string(name(s.topo.lowering)) + " |") == 1,
+                  "the full table's summary names the row's lowering");
+  }
   fuzz::require(row.ok() == in_range, "exactly the topologies out of range are refused");
   if (!row) {
     const std::string& where = row.error().where;

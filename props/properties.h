@@ -13,6 +13,7 @@
 #include "generators.h"
 #include "neffbar/json_log.h"
 #include "testing/arbitrary_system.h"
+#include "testing/reference_checker.h"
 #include "neffbar/model/checker.h"
 #include "neffbar/model/persistent.h"
 #include "neffbar/model/faults.h"
@@ -380,6 +381,33 @@ inline void persistent_engine_agrees(const PersistentFn& engine) {
   if (p->cex) RC_ASSERT(replay(sys, *p->cex));
   if (p->global_finding) RC_ASSERT(replay(sys, *p->global_finding));
   RC_TAG(e.found_mask == 0 ? "ok" : "failing");
+}
+
+// --------------------------------------------- reductions against the reference -----
+// On arbitrary small systems, not only persistent ones (equality waits, several
+// consumers, int32 limits), with symmetry hints that may claim a symmetry that is not
+// there: each combination of the explicit search's reductions finds exactly the failure
+// kinds of the reference checker (core/testing/reference_checker.h).
+using CheckFn = std::function<CheckResult(const System&, const CheckOptions&)>;
+
+inline void reductions_agree_with_the_reference(const CheckFn& checker) {
+  ArbitraryShape shape;
+  shape.persistent_only = false;
+  const auto pick = [](std::uint32_t n) { return *rc::gen::inRange<std::uint32_t>(0, n); };
+  const System sys = arbitrary_system(pick, shape);
+  const testing::ReferenceResult ref = testing::reference_check(sys, 20'000);
+  RC_PRE(ref.complete);
+  CheckOptions o;
+  o.collect_all = true;
+  o.reduce = *rc::gen::arbitrary<bool>();
+  o.por = *rc::gen::arbitrary<bool>();
+  o.symmetry = *rc::gen::arbitrary<bool>();
+  o.symmetry_hints = arbitrary_hints(sys, pick);
+  const CheckResult r = checker(sys, o);
+  RC_PRE(r.verdict != Verdict::Budget);
+  RC_ASSERT(r.found_mask == ref.found_mask);
+  if (r.cex) RC_ASSERT(replay(sys, *r.cex));
+  RC_TAG(o.reduce ? "lipton" : "unreduced", ref.found_mask == 0 ? "ok" : "failing");
 }
 
 }  // namespace neffbar::props

@@ -27,6 +27,9 @@ RC_GTEST_PROP(Props, P10_SemaphoreMachine, ()) {
   p10_semaphore_machine([](std::span<std::int32_t> f, const SemaOp& op, Compare c) { return apply(f, op, c); });
 }
 RC_GTEST_PROP(Props, P11_StaticOracleAgrees, ()) { p11_oracle_agrees(static_oracle); }
+RC_GTEST_PROP(Props, ReductionsAgreeWithTheReferenceChecker, ()) {
+  reductions_agree_with_the_reference([](const System& s, const CheckOptions& o) { return check(s, o); });
+}
 RC_GTEST_PROP(Props, PersistentEngineAgreesWithTheExplicitSearch, ()) {
   persistent_engine_agrees([](const System& s, const PersistentOptions& o) { return check_persistent(s, o); });
 }

@@ -164,6 +164,16 @@ TEST(Teeth, P11_OracleIgnoringThresholds) {
   }); }, 200));
 }
 
+TEST(Teeth, ReductionsMissingADeadlock) {  // a search that stops looking for dead ends
+  EXPECT_TRUE(property_fails([] {
+    reductions_agree_with_the_reference([](const System& s, const CheckOptions& o) {
+      CheckResult r = check(s, o);
+      r.found_mask &= ~bit(Verdict::Deadlock);
+      return r;
+    });
+  }));
+}
+
 TEST(Teeth, PersistentEngineIgnoringTheCompare) {  // GT read as GE: the equality of the wait slips
   EXPECT_TRUE(property_fails([] {
     persistent_engine_agrees([](const System& s, const PersistentOptions& o) {

@@ -33,6 +33,7 @@ std::optional<std::vector<std::int64_t>> sema_renaming(const System& sys, const 
     for (const auto& [first, count] : lay.leader_indexed) {
       if (local >= first && local < first + count) {
         const std::uint32_t j = local - first;  // names leader j of the same chip
+        if (j >= L) return std::nullopt;         // no such leader: nothing to rename it to
         local = first + slot_map[(static_cast<std::uint32_t>(slot) / L) * L + j] % L;
       }
     }
@@ -102,6 +103,22 @@ std::optional<Symmetry> Symmetry::detect(const System& sys, const SymmetryHints&
   const std::uint32_t C = lay.chips, L = lay.leaders;
   if (C == 0 || L == 0 || lay.leader_proc.size() != std::size_t{C} * L) return std::nullopt;
   if (!lay.proxy_proc.empty() && lay.proxy_proc.size() != std::size_t{C} * L) return std::nullopt;
+  // Hints are claims: malformed ones (indices out of range, a process in two columns,
+  // semaphores of unknown slots) mean no symmetry, never a read out of bounds (found by
+  // the differential tests' arbitrary hints under ASan).
+  const auto P = static_cast<std::int64_t>(sys.procs.size());
+  std::vector<bool> used(sys.procs.size(), false);
+  for (const auto* v : {&lay.leader_proc, &lay.proxy_proc}) {
+    for (std::int32_t p : *v) {
+      if (p < 0 && v == &lay.proxy_proc) continue;
+      if (p < 0 || p >= P || used[static_cast<std::size_t>(p)]) return std::nullopt;
+      used[static_cast<std::size_t>(p)] = true;
+    }
+  }
+  if (lay.sema_slot.size() != sys.semas.size() || lay.sema_local.size() != sys.semas.size()) return std::nullopt;
+  for (std::int32_t slot : lay.sema_slot) {
+    if (slot >= static_cast<std::int32_t>(C * L)) return std::nullopt;
+  }
   Symmetry s;
   s.procs_ = static_cast<std::uint32_t>(sys.procs.size());
   s.chips_ = C;

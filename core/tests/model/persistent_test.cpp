@@ -21,20 +21,6 @@ namespace {
 
 using namespace hand_made;
 
-// Under ASan+UBSan (the second ctest pass) the matrix comparison runs the small matrix
-// (1x4, 2x2); the g++ pass runs all four reference topologies.
-#if defined(__SANITIZE_ADDRESS__)
-constexpr bool kSanitized = true;
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer)
-constexpr bool kSanitized = true;
-#else
-constexpr bool kSanitized = false;
-#endif
-#else
-constexpr bool kSanitized = false;
-#endif
-
 CheckResult persistent(const System& s, bool all = true, GuaranteeMode g = GuaranteeMode::Global) {
   PersistentOptions o;
   o.collect_all = all;

@@ -37,6 +37,24 @@ TEST(Composer, ConfigsFollowTheSpecWiring) {
   EXPECT_EQ(leader_done_inc_addrs(c.contexts[1].bytes)->size(), 2u);
 }
 
+// The ids neffbar assumes (8+j intra, 12+i tiers above; 16+j for hierarchical's closing
+// intra round here), pinned: moving one fails this test.
+TEST(Lowering, HierarchicalClosingRoundUsesIds16PlusJ) {
+  const System sys =
+      *lower(*compose(Topology{1, 2, Fabric::Default, true, 1, Wiring::PerPeer, Lowering::Hierarchical}), {});
+  const Process& l1 = sys.procs[1];
+  ASSERT_EQ(l1.name, "c0.l1");
+  std::vector<std::string> tail;  // the closing round: the last four device-step instructions
+  for (std::uint32_t pc = 0; pc < l1.program.size(); ++pc) {
+    if (l1.program[pc].step != 0xFF) tail.push_back(sys.semas[l1.program[pc].op.sema].name + " " +
+                                                    std::string(prim_name(l1.program[pc].op.prim)));
+  }
+  ASSERT_GE(tail.size(), 4u);
+  tail.erase(tail.begin(), tail.end() - 4);
+  EXPECT_EQ(tail, (std::vector<std::string>{"c0.l0#17 inc", "c0.l1#17 inc", "c0.l1#16 wait_ge_and_dec",
+                                            "c0.l1#17 wait_ge_and_dec"}));
+}
+
 TEST(Composer, TierLanesComeFromSearch) {
   EXPECT_EQ(tier_lanes(Fabric::Default), (std::vector<int>{0, 1, 2, 3}));
   EXPECT_EQ(tier_lanes(Fabric::Switch), (std::vector<int>{0, 1}));

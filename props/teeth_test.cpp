@@ -1,6 +1,8 @@
 // Every property has teeth: plugged into a deliberately broken implementation, it
 // FAILS.  (A property that passes here would pass whatever the code does.)
 #include <gtest/gtest.h>
+
+#include <string_view>
 #include <rapidcheck/state.h>
 
 #include "properties.h"
@@ -15,8 +17,11 @@ struct QuietListener : rc::detail::TestListener {
   void onTestFinished(const rc::detail::TestMetadata&, const rc::detail::TestResult&) override {}
 };
 
+// True when the property fails at the named check (its RC_ASSERT text), so a teeth test
+// cannot pass on an unrelated failure (an exception, a different assertion); otherwise
+// the failure says what happened instead.
 template <class Prop>
-bool property_fails(Prop&& prop, int cases = 300) {
+::testing::AssertionResult property_fails(std::string_view check, Prop&& prop, int cases = 300) {
   rc::detail::TestParams params;
   params.maxSuccess = cases;
   params.seed = 20261130;
@@ -26,7 +31,12 @@ bool property_fails(Prop&& prop, int cases = 300) {
   md.description = "teeth";
   QuietListener quiet;
   const auto result = rc::detail::checkProperty(rc::detail::toProperty(std::forward<Prop>(prop)), md, params, quiet);
-  return result.template is<rc::detail::FailureResult>();
+  rc::detail::FailureResult failure;
+  if (!result.match(failure)) return ::testing::AssertionFailure() << "the property did not fail";
+  if (failure.description.find(check) == std::string::npos) {
+    return ::testing::AssertionFailure() << "failed elsewhere than " << check << ":\n" << failure.description;
+  }
+  return ::testing::AssertionSuccess();
 }
 
 const auto kCompose = [](const Topology& t) { return compose(t); };
@@ -38,15 +48,15 @@ TEST(Teeth, P1_EncodeDroppingAReservedByte) {
     b[0x126] = 0;
     return b;
   };
-  EXPECT_TRUE(property_fails([&] { p1_round_trip(broken); }));
+  EXPECT_TRUE(property_fails("RC_ASSERT(impl.encode(impl.decode(b)) == b)", [&] { p1_round_trip(broken); }));
   CodecImpl log_broken;
   log_broken.full_log = [](const ConfigBytes& b) { return write_log(b, LogMode::Default); };  // not lossless
-  EXPECT_TRUE(property_fails([&] { p1_round_trip(log_broken); }));
-  EXPECT_FALSE(property_fails([] { p1_round_trip(CodecImpl{}); }, 50));  // and the real one passes
+  EXPECT_TRUE(property_fails("RC_ASSERT(*back == b)", [&] { p1_round_trip(log_broken); }));
+  EXPECT_FALSE(property_fails("", [] { p1_round_trip(CodecImpl{}); }, 50));  // and the real one passes
 }
 
 TEST(Teeth, P2_OverlayShiftedByOneByte) {
-  EXPECT_TRUE(property_fails([] {
+  EXPECT_TRUE(property_fails("RC_ASSERT(h.barrier_done ==", [] {
     p2_overlay([](const ConfigBytes& b) {
       HostBarrierConfig h;
       h.barrier_start = load_le(b.data() + 1, 8);
@@ -57,7 +67,7 @@ TEST(Teeth, P2_OverlayShiftedByOneByte) {
 }
 
 TEST(Teeth, P3_SearchReturningTheLastMatch) {
-  EXPECT_TRUE(property_fails([] {
+  EXPECT_TRUE(property_fails("RC_ASSERT(a == fast(t, type, step))", [] {
     p3_search_agreement([](const TableImage& t, std::int64_t type, std::int64_t step) -> std::optional<SearchHit> {
       if (step < 0 || step > 3 || type < 0 || type > 6) return std::nullopt;
       std::optional<SearchHit> last;
@@ -74,7 +84,7 @@ TEST(Teeth, P3_SearchReturningTheLastMatch) {
 TEST(Teeth, P4_SwitchTableWithAnEntryStepTwo) {
   TableImage bad = kSwitchTable;
   store_le(bad.steps.data() + 2 * 0x20 + 4, 4, 0);  // step 2 entry 0: EXIT -> ENTRY
-  EXPECT_TRUE(property_fails([&] { p4_fabrics_agree(kCompose, bad); }, 20));
+  EXPECT_TRUE(property_fails("RC_ASSERT(x.op == (s < 2 ? 0u : 1u))", [&] { p4_fabrics_agree(kCompose, bad); }, 20));
 }
 
 // A composer that drops one lane: the last leader's last step-3 wait.
@@ -93,11 +103,11 @@ Result<Composition> drop_one_lane(const Topology& t) {
 }
 
 TEST(Teeth, P5_ComposerDroppingALane) {
-  EXPECT_TRUE(property_fails([] { p5_deadlock_freedom(drop_one_lane); }, 100));
+  EXPECT_TRUE(property_fails("RC_ASSERT(r.verdict == Verdict::Ok)", [] { p5_deadlock_freedom(drop_one_lane); }, 100));
 }
 
 TEST(Teeth, P5_ACheckerThatSaysOk) {
-  EXPECT_TRUE(property_fails([] { p5_faults_are_caught([](const System&) { return CheckResult{}; }); }, 50));
+  EXPECT_TRUE(property_fails("RC_ASSERT(r.verdict != Verdict::Ok)", [] { p5_faults_are_caught([](const System&) { return CheckResult{}; }); }, 50));
 }
 
 TEST(Teeth, P6_WaitsWithThresholdZero) {
@@ -110,7 +120,7 @@ TEST(Teeth, P6_WaitsWithThresholdZero) {
     }
     return c;
   };
-  EXPECT_TRUE(property_fails([&] { p6_all_leaders_and(no_wait); }, 200));
+  EXPECT_TRUE(property_fails("RC_ASSERT((pcs[p] > depart) == covered)", [&] { p6_all_leaders_and(no_wait); }, 200));
 }
 
 TEST(Teeth, P7_HostCcAsNonZero) {
@@ -118,14 +128,14 @@ TEST(Teeth, P7_HostCcAsNonZero) {
     if (ctx.size() <= 0x231) return is_host_cc(ctx);  // same error for short blobs
     return ctx[0x231] != 0;
   };
-  EXPECT_TRUE(property_fails([&] { p7_host_cc_merge(nonzero); }));
+  EXPECT_TRUE(property_fails("RC_ASSERT((addrs->at(i) == host_done) == *hcc)", [&] { p7_host_cc_merge(nonzero); }));
 }
 
 TEST(Teeth, P8_WrongCarryAndNonZeroHostCc) {
-  EXPECT_TRUE(property_fails([] {
+  EXPECT_TRUE(property_fails("RC_ASSERT(from_al(al) == (((0u - cf) & ~3u) + 6u))", [] {
     p8_sema_id_arithmetic([](std::uint8_t al) { return al <= 1 ? 2u : 6u; }, is_host_cc);  // cmp al,2
   }));
-  EXPECT_TRUE(property_fails([] {
+  EXPECT_TRUE(property_fails("RC_ASSERT(*host_cc(ctx) == (ctx[ctx_layout::kHostCc] == 1))", [] {
     p8_sema_id_arithmetic(leader_done_sema_id_from_al,
                           [](std::span<const std::uint8_t> c) -> Result<bool> { return c[0x231] != 0; });
   }));
@@ -134,7 +144,7 @@ TEST(Teeth, P8_WrongCarryAndNonZeroHostCc) {
 TEST(Teeth, P9_DecrementOneWithThresholdTwo) {
   // A composer that always wires counters (threshold L >= 2) while the machine
   // decrements by 1: the residue must be caught.
-  EXPECT_TRUE(property_fails([] {
+  EXPECT_TRUE(property_fails("RC_ASSERT(v == Verdict::Ok)", [] {
     p9_reusability([](const Topology& t) {
       Topology c = t;
       c.wiring = Wiring::Counting;
@@ -144,10 +154,10 @@ TEST(Teeth, P9_DecrementOneWithThresholdTwo) {
 }
 
 TEST(Teeth, P10_GtInsteadOfGe) {
-  EXPECT_TRUE(property_fails([] {
+  EXPECT_TRUE(property_fails("RC_ASSERT(got == m.outcome(op, cmp))", [] {
     p10_semaphore_machine([](std::span<std::int32_t> f, const SemaOp& op, Compare) { return apply(f, op, Compare::Gt); });
   }));
-  EXPECT_TRUE(property_fails([] {  // wraps instead of reporting overflow
+  EXPECT_TRUE(property_fails("RC_ASSERT(got == m.outcome(op, cmp))", [] {  // wraps instead of reporting overflow
     p10_semaphore_machine([](std::span<std::int32_t> f, const SemaOp& op, Compare c) {
       if (op.prim == Prim::Inc && f[op.sema] == INT32_MAX) {
         f[op.sema] = INT32_MIN;
@@ -159,13 +169,13 @@ TEST(Teeth, P10_GtInsteadOfGe) {
 }
 
 TEST(Teeth, P11_OracleIgnoringThresholds) {
-  EXPECT_TRUE(property_fails([] { p11_oracle_agrees([](const System& s) -> std::optional<std::uint32_t> {
+  EXPECT_TRUE(property_fails("RC_ASSERT((*o & mask) == got)", [] { p11_oracle_agrees([](const System& s) -> std::optional<std::uint32_t> {
     return oracle_applies(s) ? std::optional<std::uint32_t>(0) : std::nullopt;
   }); }, 200));
 }
 
 TEST(Teeth, ReductionsMissingADeadlock) {  // a search that stops looking for dead ends
-  EXPECT_TRUE(property_fails([] {
+  EXPECT_TRUE(property_fails("RC_ASSERT(r.found_mask == ref.found_mask)", [] {
     reductions_agree_with_the_reference([](const System& s, const CheckOptions& o) {
       CheckResult r = check(s, o);
       r.found_mask &= ~bit(Verdict::Deadlock);
@@ -175,7 +185,7 @@ TEST(Teeth, ReductionsMissingADeadlock) {  // a search that stops looking for de
 }
 
 TEST(Teeth, PersistentEngineIgnoringTheCompare) {  // GT read as GE: the equality of the wait slips
-  EXPECT_TRUE(property_fails([] {
+  EXPECT_TRUE(property_fails("RC_ASSERT(replay(sys, *p->cex))", [] {
     persistent_engine_agrees([](const System& s, const PersistentOptions& o) {
       System ge = s;
       ge.compare = Compare::Ge;
@@ -185,7 +195,7 @@ TEST(Teeth, PersistentEngineIgnoringTheCompare) {  // GT read as GE: the equalit
 }
 
 TEST(Teeth, PersistentEngineMissingResidues) {  // a free run that forgets the values
-  EXPECT_TRUE(property_fails([] {
+  EXPECT_TRUE(property_fails("RC_ASSERT(p->found_mask == e.found_mask)", [] {
     persistent_engine_agrees([](const System& s, const PersistentOptions& o) {
       Result<CheckResult> r = check_persistent(s, o);
       if (r) r->found_mask &= ~bit(Verdict::NotReusable);

@@ -102,6 +102,24 @@ Result<Composition> drop_one_lane(const Topology& t) {
   return c;
 }
 
+// The composition half of P4: the shipped tables (so the shape checks pass) and a
+// composer that, on the switch fabric only, raises every leader's first step-3 threshold: the
+// switch composition deadlocks where the default one does not.
+TEST(Teeth, P4_SwitchCompositionBroken) {
+  const auto broken_switch = [](const Topology& t) {
+    Result<Composition> c = compose(t);
+    if (!c || t.fabric != Fabric::Switch) return c;
+    for (ConfigBytes& bytes : c->configs) {
+      BarrierConfigs cfg = *decode(bytes);
+      auto& s3 = cfg.device_barrier.barrier_step_config[3];
+      if (s3.barrier_sema[0] != 0) ++s3.target_sema_val[0];
+      bytes = encode(cfg);
+    }
+    return c;
+  };
+  EXPECT_TRUE(property_fails("RC_ASSERT(v == Verdict::Ok)", [&] { p4_fabrics_agree(broken_switch); }, 20));
+}
+
 TEST(Teeth, P5_ComposerDroppingALane) {
   EXPECT_TRUE(property_fails("RC_ASSERT(r.verdict == Verdict::Ok)", [] { p5_deadlock_freedom(drop_one_lane); }, 100));
 }

@@ -238,15 +238,8 @@ void arbitrary(const std::uint8_t* d, std::size_t n) {
   const SymmetryHints hints = arbitrary_hints(sys, pick);
   const testing::ReferenceResult ref = testing::reference_check(sys, 5000);
   if (!ref.complete) return;
-  for (int v = 0; v < 8; ++v) {
-    CheckOptions o;
-    o.collect_all = true;
-    o.reduce = v & 1;
-    o.por = v & 2;
-    o.symmetry = v & 4;
-    o.symmetry_hints = hints;
-    o.max_states = 20000;
-    const CheckResult r = check(sys, o);
+  for (int v = 0; v < testing::kReductionVariants; ++v) {
+    const CheckResult r = check(sys, testing::reduction_variant(v, hints, 20000));
     fuzz::check_counterexample(sys, r);
     if (r.verdict != Verdict::Budget) {
       fuzz::require(r.found_mask == ref.found_mask, "every reduction finds exactly what the reference checker finds");

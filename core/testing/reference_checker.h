@@ -22,6 +22,7 @@
 #include <optional>
 #include <vector>
 
+#include "neffbar/model/checker.h"
 #include "neffbar/model/system.h"
 #include "neffbar/model/verdict.h"
 
@@ -116,6 +117,20 @@ inline ReferenceResult reference_check(const model::System& sys, std::uint64_t m
   }
   out.states = seen.size();
   return out;
+}
+
+// The explicit search's reduction combinations (bit 0 Lipton, bit 1 POR, bit 2
+// symmetry) with collect_all, for comparing each with the reference.
+inline constexpr int kReductionVariants = 8;
+inline model::CheckOptions reduction_variant(int v, const model::SymmetryHints& hints, std::uint64_t max_states) {
+  model::CheckOptions o;
+  o.collect_all = true;
+  o.reduce = (v & 1) != 0;
+  o.por = (v & 2) != 0;
+  o.symmetry = (v & 4) != 0;
+  o.symmetry_hints = hints;
+  o.max_states = max_states;
+  return o;
 }
 
 }  // namespace neffbar::testing

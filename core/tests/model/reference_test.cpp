@@ -32,15 +32,8 @@ void compare_on(std::uint64_t seed, int systems, bool persistent_only) {
     ++decided;
     kinds |= ref.found_mask;
     const SymmetryHints hints = arbitrary_hints(sys, [&](std::uint32_t n) { return static_cast<std::uint32_t>(rng() % n); });
-    for (int v = 0; v < 8; ++v) {
-      CheckOptions o;
-      o.collect_all = true;
-      o.reduce = v & 1;
-      o.por = v & 2;
-      o.symmetry = v & 4;
-      o.symmetry_hints = hints;
-      o.max_states = 200'000;
-      const CheckResult r = check(sys, o);
+    for (int v = 0; v < testing::kReductionVariants; ++v) {
+      const CheckResult r = check(sys, testing::reduction_variant(v, hints, 200'000));
       if (r.verdict == Verdict::Budget) continue;
       ASSERT_EQ(r.found_mask, ref.found_mask) << "seed " << seed << " system " << i << " reductions " << v << "\n"
                                               << hand_made::dump(sys);

@@ -275,7 +275,6 @@ class Runner {
     val = base_val_ = n_.init;
   }
   [[nodiscard]] const std::vector<std::uint32_t>& dirty_procs() const { return dirty_p_; }
-  [[nodiscard]] std::uint32_t base_pc(std::uint32_t p) const { return base_pc_[p]; }
 
  private:
   void advance(std::uint32_t p) {
@@ -385,10 +384,8 @@ class Analysis {
   bool periodic_ok_ = false;
   std::uint64_t runs_ = 0;
 
-  // The free run: T, and per DEPART the first phase that passes it.
+  // The free run: per DEPART the first phase that passes it; what T ends in.
   std::vector<std::vector<std::uint32_t>> free_phase_;
-  std::vector<std::uint32_t> t_pc_;
-  std::vector<std::int64_t> t_val_;
   bool deadlock_ = false, residue_ = false, any_depart_ = false;
   std::uint32_t k_dead_ = kNone;  // first k whose k-round system deadlocks or leaves residues
   std::uint32_t base_round_ = 0;  // the base is S_{base_round_}
@@ -452,10 +449,8 @@ void Analysis::free_pass() {
       if (dead || run_.val != n_.init) k_dead_ = j;
     }
   }
-  t_pc_ = run_.pc;
-  t_val_ = run_.val;
-  for (std::uint32_t p = 0; p < n_.P; ++p) deadlock_ = deadlock_ || t_pc_[p] < n_.len[p];
-  residue_ = !deadlock_ && t_val_ != n_.init;
+  for (std::uint32_t p = 0; p < n_.P; ++p) deadlock_ = deadlock_ || run_.pc[p] < n_.len[p];  // run_ is at T
+  residue_ = !deadlock_ && run_.val != n_.init;
   run_.rebase([](std::uint32_t) { return 0u; });
   base_round_ = 0;
 }
@@ -562,9 +557,8 @@ bool Analysis::periodic_rounds() {
   run_.rollback();
   if (!separable) return false;
   periodic_ok_ = true;
-  // T: everybody finished, every value back; DEPART of round r passes in phase r + 1.
-  t_pc_ = n_.len;
-  t_val_ = n_.init;
+  // T: everybody finished, every value back (no DEADLOCK, no residue); DEPART of
+  // round r passes in phase r + 1.
   for (std::uint32_t r = 0; r < n_.R && !any_depart_; ++r) any_depart_ = !n_.departs[r].empty();
   // Round 0, noting the latest round whose instructions any held run executed.
   std::uint32_t latest = 0;

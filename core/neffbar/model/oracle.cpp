@@ -1,5 +1,7 @@
 #include "neffbar/model/oracle.h"
 
+#include "neffbar/model/persistent.h"
+
 #include <limits>
 #include <vector>
 
@@ -42,28 +44,9 @@ std::uint32_t marker_pc(const Process& p, Marker m, std::uint16_t round) {
 
 }  // namespace
 
-bool oracle_applies(const System& sys) {
-  const std::size_t S = sys.semas.size();
-  std::vector<std::int64_t> decreaser(S, -1), hi(S), lo(S);
-  for (std::size_t s = 0; s < S; ++s) hi[s] = lo[s] = sys.semas[s].initial;
-  for (std::size_t p = 0; p < sys.procs.size(); ++p) {
-    for (const Instr& in : sys.procs[p].program) {
-      if (in.marker != Marker::None) continue;
-      if (in.op.prim == Prim::WaitEqAndInc || in.op.prim == Prim::WaitEqAndClear) return false;
-      const std::int64_t e = effect(in.op);
-      (e > 0 ? hi : lo)[in.op.sema] += e;
-      const bool decreases = e < 0 || in.op.prim == Prim::WaitGe || in.op.prim == Prim::WaitGeAndDec;
-      if (!decreases) continue;
-      auto& d = decreaser[in.op.sema];
-      if (d != -1 && d != static_cast<std::int64_t>(p)) return false;
-      d = static_cast<std::int64_t>(p);
-    }
-  }
-  for (std::size_t s = 0; s < S; ++s) {
-    if (hi[s] > std::numeric_limits<std::int32_t>::max() || lo[s] < std::numeric_limits<std::int32_t>::min()) return false;
-  }
-  return true;
-}
+// The same conditions as the persistent engine's (persistent.h): one consumer per
+// semaphore, no equality waits, no value leaving int32.
+bool oracle_applies(const System& sys) { return qualify(sys).ok; }
 
 std::optional<std::uint32_t> static_oracle(const System& sys) {
   if (!oracle_applies(sys)) return std::nullopt;

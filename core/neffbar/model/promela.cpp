@@ -1,62 +1,143 @@
 #include "neffbar/model/promela.h"
 
+#include <algorithm>
+#include <limits>
+#include <vector>
+
 namespace neffbar::model {
 namespace {
 
-std::string cmp(Compare c) { return c == Compare::Ge ? " >= " : " > "; }
+constexpr std::int64_t kMin = std::numeric_limits<std::int32_t>::min();
+constexpr std::int64_t kMax = std::numeric_limits<std::int32_t>::max();
+constexpr std::uint32_t kNever = std::numeric_limits<std::uint32_t>::max();
 
-std::string stmt(const System& sys, std::uint32_t p, const Instr& in, bool global_property) {
-  const Process& pr = sys.procs[p];
-  if (in.marker == Marker::Arrive) return "arrived[" + std::to_string(p) + "]++";
-  if (in.marker == Marker::Depart) {
-    std::string cond;
-    auto need = [&](std::uint32_t q) {
-      if (!cond.empty()) cond += " && ";
-      cond += "arrived[" + std::to_string(q) + "] > " + std::to_string(in.round);
-    };
-    for (std::uint32_t q : pr.guarantee) need(q);
-    if (global_property) {
-      for (std::uint32_t q = 0; q < sys.procs.size(); ++q) {
-        if (sys.procs[q].participant) need(q);
-      }
-    }
-    return "assert(" + (cond.empty() ? std::string("true") : cond) + ")";
+// Promela's lexer reads -2147483648 as -(2147483648), which is not an int.
+std::string num(std::int64_t v) { return v == kMin ? "(-2147483647 - 1)" : std::to_string(v); }
+
+// `s OP v` with v an int64: folded to true/false where v is outside int32 (Promela's
+// int is 32-bit, so such a literal could not be written).
+std::string compare(const std::string& s, const char* op, std::int64_t v) {
+  const std::string o = op;
+  if ((o == ">=" && v <= kMin) || (o == "<=" && v >= kMax)) return "true";
+  if (v > kMax) return o == ">=" || o == ">" || o == "==" ? "false" : "true";
+  if (v < kMin) return o == "<=" || o == "<" || o == "==" ? "false" : "true";
+  return s + " " + o + " " + num(v);
+}
+
+std::string both(const std::string& a, const std::string& b) {
+  if (a == "false" || b == "false") return "false";
+  if (a == "true") return b;
+  if (b == "true") return a;
+  return a + " && " + b;
+}
+
+// s + d, in steps that stay inside int32 when the result does (d may not).
+std::string add(const std::string& s, std::int64_t d) {
+  if (d == 0) return "skip";
+  std::string out;
+  while (d > kMax || d < kMin) {
+    const std::int64_t part = d > 0 ? kMax : kMin;
+    out += s + " = " + s + " + (" + num(part) + "); ";
+    d -= part;
   }
-  const std::string s = "sem[" + std::to_string(in.op.sema) + "]";
-  const std::string v = std::to_string(in.op.value);
-  switch (in.op.prim) {
-    case Prim::Inc: return s + "++";
-    case Prim::IncVal: return s + " = " + s + " + " + v;
-    case Prim::WaitGeAndDec: return "atomic { " + s + cmp(sys.compare) + v + " -> " + s + " = " + s + " - " + std::to_string(in.op.dec) + " }";
-    case Prim::WaitGe: return s + cmp(sys.compare) + v;
-    case Prim::WaitEqAndInc: return "atomic { " + s + " == " + v + " -> " + s + "++ }";
-    case Prim::WaitEqAndClear: return "atomic { " + s + " == " + v + " -> " + s + " = 0 }";
+  return out + s + " = " + s + " + (" + num(d) + ")";
+}
+
+struct Arrivals {
+  std::uint32_t rounds;
+  std::vector<std::vector<std::uint32_t>> last;  // last[q][r]: pc of q's last ARRIVE of round r
+  [[nodiscard]] std::string flag(std::uint32_t q, std::uint32_t r) const {
+    return "arr[" + std::to_string(q * rounds + r) + "]";
   }
-  return "skip";
+  [[nodiscard]] std::string arrived(std::uint32_t q, std::uint32_t r) const {
+    return r < rounds && last[q][r] != kNever ? flag(q, r) : "false";
+  }
+};
+
+std::string depart(const System& sys, const Arrivals& a, std::uint32_t p, std::uint32_t round, const PromelaChecks& c) {
+  std::string guaranteed = "true", global = "true";
+  for (std::uint32_t q : sys.procs[p].guarantee) {
+    if (q != p && q < sys.procs.size()) guaranteed = both(guaranteed, a.arrived(q, round));
+  }
+  for (std::uint32_t q = 0; q < sys.procs.size(); ++q) {
+    if (q != p && sys.procs[q].participant) global = both(global, a.arrived(q, round));
+  }
+  std::string cond = "true";
+  if (c.guarantees) cond = guaranteed;
+  if (c.global) cond = c.guarantees ? both(guaranteed, global) : "!(" + guaranteed + ") || (" + global + ")";
+  return cond == "true" ? "skip" : "assert(" + cond + ")";
+}
+
+std::string primitive(const System& sys, std::uint32_t pc, const SemaOp& op, const PromelaChecks& c) {
+  const std::string s = "sem[" + std::to_string(op.sema) + "]";
+  const char* ge = sys.compare == Compare::Ge ? ">=" : ">";
+  std::string guard = "true";
+  switch (op.prim) {
+    case Prim::Inc:
+    case Prim::IncVal: break;
+    case Prim::WaitGeAndDec:
+    case Prim::WaitGe: guard = compare(s, ge, op.value); break;
+    case Prim::WaitEqAndInc:
+    case Prim::WaitEqAndClear: guard = compare(s, "==", op.value); break;
+  }
+  if (op.prim == Prim::WaitEqAndClear) return "atomic { " + guard + " -> " + s + " = 0 }";
+  const std::int64_t d = effect(op);
+  // The result stays in int32 iff s lies in [kMin - d, kMax - d].
+  const std::string fits = both(compare(s, ">=", kMin - d), compare(s, "<=", kMax - d));
+  const std::string ok = both(guard, fits);
+  const std::string label = "L" + std::to_string(pc);
+  std::string out = label + ": if :: atomic { " + ok + " -> " + add(s, d) + " }";
+  if (fits != "true") {
+    out += " :: atomic { " + both(guard, "!(" + fits + ")") + " -> " + (c.overflow ? "assert(false); " : "") +
+           "goto " + label + " }";
+  }
+  return out + " fi";
 }
 
 }  // namespace
 
-std::string to_promela(const System& sys, bool global_property) {
-  const std::size_t P = sys.procs.size();
+std::string to_promela(const System& sys, const PromelaChecks& checks) {
+  const auto P = static_cast<std::uint32_t>(sys.procs.size());
+  Arrivals a{sys.rounds, std::vector<std::vector<std::uint32_t>>(P, std::vector<std::uint32_t>(sys.rounds, kNever))};
+  for (std::uint32_t q = 0; q < P; ++q) {
+    const auto& prog = sys.procs[q].program;
+    for (std::uint32_t pc = 0; pc < prog.size(); ++pc) {
+      if (prog[pc].marker == Marker::Arrive && prog[pc].round < sys.rounds) a.last[q][prog[pc].round] = pc;
+    }
+  }
   std::string out = "/* neffbar: " + std::to_string(P) + " processes, " + std::to_string(sys.semas.size()) +
-                    " semaphores, compare " + (sys.compare == Compare::Ge ? ">=" : ">") + " */\n";
+                    " semaphores, " + std::to_string(sys.rounds) + " rounds, compare " +
+                    (sys.compare == Compare::Ge ? ">=" : ">") + "; asserts:" + (checks.guarantees ? " guarantees" : "") +
+                    (checks.global ? " global" : "") + (checks.reuse ? " reuse" : "") +
+                    (checks.overflow ? " overflow" : "") + " */\n";
   out += "int sem[" + std::to_string(std::max<std::size_t>(sys.semas.size(), 1)) + "];\n";
-  out += "byte arrived[" + std::to_string(P) + "];\n";
+  out += "bit arr[" + std::to_string(std::max<std::size_t>(std::size_t{P} * sys.rounds, 1)) + "];\n";
   out += "byte finished;\n\n";
   for (std::uint32_t p = 0; p < P; ++p) {
     out += "/* " + sys.procs[p].name + " */\nproctype p" + std::to_string(p) + "() {\n";
-    for (const Instr& in : sys.procs[p].program) out += "  " + stmt(sys, p, in, global_property) + ";\n";
+    const auto& prog = sys.procs[p].program;
+    for (std::uint32_t pc = 0; pc < prog.size(); ++pc) {
+      const Instr& in = prog[pc];
+      std::string st;
+      if (in.marker == Marker::Arrive) {
+        st = in.round < sys.rounds && a.last[p][in.round] == pc ? a.flag(p, in.round) + " = 1" : "skip";
+      } else if (in.marker == Marker::Depart) {
+        st = depart(sys, a, p, in.round, checks);
+      } else {
+        st = primitive(sys, pc, in.op, checks);
+      }
+      out += "  " + st + ";\n";
+    }
     out += "  finished++\n}\n\n";
   }
   // The reuse check: once every process finished, every semaphore is back.
   out += "proctype reuse() {\nend_wait:\n  finished == " + std::to_string(P) + " ->\n  assert(true";
-  for (std::size_t s = 0; s < sys.semas.size(); ++s) {
-    out += " && sem[" + std::to_string(s) + "] == " + std::to_string(sys.semas[s].initial);
+  for (std::size_t s = 0; checks.reuse && s < sys.semas.size(); ++s) {
+    out += " && sem[" + std::to_string(s) + "] == " + num(sys.semas[s].initial);
   }
   out += ")\n}\n\ninit {\n  atomic {\n";
   for (std::size_t s = 0; s < sys.semas.size(); ++s) {
-    if (sys.semas[s].initial != 0) out += "    sem[" + std::to_string(s) + "] = " + std::to_string(sys.semas[s].initial) + ";\n";
+    if (sys.semas[s].initial != 0) out += "    sem[" + std::to_string(s) + "] = " + num(sys.semas[s].initial) + ";\n";
   }
   for (std::uint32_t p = 0; p < P; ++p) out += "    run p" + std::to_string(p) + "();\n";
   out += "    run reuse()\n  }\n}\n";

@@ -1,10 +1,17 @@
-// Export of a System as a Promela model for SPIN (issue: cross-check the checker).
-// Semaphores are ints with the same compare / decrement semantics; each instruction is
-// one atomic Promela statement (neffbar's unreduced semantics); processes end at a
-// valid end state; DEPART asserts each process's guarantee (and, with `global`, the
-// global barrier property); a monitor asserts that every semaphore is back at its
-// initial value once every process finished (reuse).  Run the safety job (pan -E:
-// assertions only) and the deadlock job (pan -A: invalid end states only) separately.
+// Export of a System as a Promela model for SPIN, to cross-check the engines.
+// Same semantics as the reference checker (core/testing/reference_checker.h):
+//  - semaphores are 32-bit ints with the same compare; each primitive is one atomic
+//    Promela statement (neffbar's unreduced semantics);
+//  - a primitive whose result would leave int32 does not step: it loops on itself
+//    (so the state is not a deadlock) and, with `overflow`, fails an assertion;
+//  - q has arrived in round r once it passed its last ARRIVE of round r (a flag per
+//    process and round); a DEPART of round r asserts that for every q != p of p's
+//    guarantee (`guarantees`) and, with `global`, for every participant q != p when
+//    the guarantee held (GLOBAL_UNSAFE is only reported where UNSAFE is not);
+//  - processes end at a valid end state; a monitor asserts every semaphore is back at
+//    its initial value once every process finished (`reuse`).
+// One kind of assertion per model tells the verdict kinds apart: run pan -E
+// (assertions only) on each, and pan -A (invalid end states: DEADLOCK) on any.
 #pragma once
 
 #include <string>
@@ -13,6 +20,16 @@
 
 namespace neffbar::model {
 
-std::string to_promela(const System& sys, bool global_property);
+struct PromelaChecks {
+  bool guarantees = true;  // UNSAFE
+  bool global = false;     // GLOBAL_UNSAFE
+  bool reuse = true;       // NOT_REUSABLE
+  bool overflow = true;    // OVERFLOW
+};
+
+std::string to_promela(const System& sys, const PromelaChecks& checks);
+inline std::string to_promela(const System& sys, bool global_property) {
+  return to_promela(sys, PromelaChecks{.global = global_property});
+}
 
 }  // namespace neffbar::model

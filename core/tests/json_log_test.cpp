@@ -116,6 +116,9 @@ TEST(JsonLog, EveryReaderErrorNamesThePath) {
       {"negative", "\"queue_id\": 3", "\"queue_id\": -1", Errc::OutOfRange, "$.device_barrier.queue_id"},
       {"bad hex", "0x123456789ABCDEF0", "0x12345678XABCDEF0", Errc::BadHex, "$.device_barrier.start_network_proxy"},
       {"hex too long", "0x123456789ABCDEF0", "0x123456789ABCDEF01", Errc::BadHex, "start_network_proxy"},
+      // neffbar's limit, not the value's: 17 digits are refused even when they fit.
+      {"17 hex digits", "0x123456789ABCDEF0", "0x00000000000000001", Errc::BadHex, "start_network_proxy"},
+      {"no hex digits", "0x123456789ABCDEF0", "0x", Errc::BadHex, "start_network_proxy"},
       {"gate range", "\"0x1\"", "\"0x2\"", Errc::OutOfRange, "$.execute_device_barrier"},
       {"gate number", "\"0x1\"", "1", Errc::WrongType, "$.execute_device_barrier"},
       {"short array", "[1, 1, 0, 0]", "[1, 1, 0]", Errc::OutOfRange, "target_sema_val"},

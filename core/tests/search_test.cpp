@@ -92,6 +92,38 @@ TEST(Search, ArbitraryImagesDuplicatesAndOversizedRows) {
   }
 }
 
+// The guards neffbar defined where the binary has none (search.h), each pinned by an
+// input where dropping it changes the answer -- in both variants, so they cannot agree
+// on a wrong one.
+TEST(Search, GuardsNeffbarDefined) {
+  TableImage t{};
+  const auto put = [&](int s, int e, std::uint32_t type, std::uint32_t op) {
+    for (int i = 0; i < 4; ++i) {
+      t.steps[static_cast<std::size_t>(s * 0x20 + e * 8 + i)] = static_cast<std::uint8_t>(type >> (8 * i));
+      t.steps[static_cast<std::size_t>(s * 0x20 + e * 8 + 4 + i)] = static_cast<std::uint8_t>(op >> (8 * i));
+    }
+  };
+  for (int e = 0; e < 4; ++e) put(1, e, 6, 0);  // step 1: four entries of type 6
+  put(2, 0, 5, 1);                               // step 2's first entry = step 1's "fifth"
+  t.sizes = {4, 5, 1, 4};                        // sizes[1] = 5: clamped to 4
+  const FastTable fast = FastTable::build(t);
+  // Clamped: type 5 is not in step 1, though an unclamped scan would read it from step 2.
+  EXPECT_FALSE(search_faithful(t, 5, 1));
+  EXPECT_FALSE(fast.find(5, 1));
+  EXPECT_EQ(search_faithful(t, 5, 2), (SearchHit{1, 0}));
+  // Type 7 (TYPE_MAX, the pad) and beyond are never matched, even where a row holds them.
+  put(3, 0, 7, 1);
+  put(3, 1, 8, 1);
+  EXPECT_FALSE(search_faithful(t, 7, 3));
+  EXPECT_FALSE(search_faithful(t, 8, 3));
+  EXPECT_FALSE(FastTable::build(t).find(7, 3));
+  // Steps outside 0..3 are not found (the shipped code reads sizes[step] out of bounds).
+  for (std::int64_t step : {std::int64_t{-1}, std::int64_t{4}}) {
+    EXPECT_FALSE(search_faithful(t, 6, step));
+    EXPECT_FALSE(fast.find(6, step));
+  }
+}
+
 TEST(Tables, Names) {
   EXPECT_EQ(*parse_type("inter_chip"), BarrierType::InterChip);
   EXPECT_EQ(*parse_type("BARRIER_INTRA_RACK"), BarrierType::IntraRack);

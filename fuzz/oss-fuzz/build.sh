@@ -5,17 +5,19 @@
 here=$(cd "$(dirname "$0")/../.." && pwd)
 work=${WORK:-$(mktemp -d)}
 extra=()
-# The OSS-Fuzz image has no Boost >= 1.75: the Dockerfile clones Boost.PFR and
-# nlohmann-json next to the sources; use them when they are there.
+# The OSS-Fuzz image has no Boost >= 1.75: the Dockerfile clones Boost.PFR,
+# nlohmann-json and CLI11 (for the cli target) next to the sources; use them when
+# they are there.
 [ -d "${SRC:-/nonexistent}/pfr/include" ] && extra+=("-DNEFFBAR_PFR_INCLUDE=$SRC/pfr/include")
 [ -d "${SRC:-/nonexistent}/json/include" ] && extra+=("-DNEFFBAR_JSON_INCLUDE=$SRC/json/include")
+[ -d "${SRC:-/nonexistent}/CLI11/include" ] && extra+=("-DNEFFBAR_CLI11_INCLUDE=$SRC/CLI11/include")
 cmake -S "$here" -B "$work/neffbar-build" -G Ninja \
   -DCMAKE_BUILD_TYPE=Release \
   -DCMAKE_C_COMPILER="$CC" -DCMAKE_CXX_COMPILER="$CXX" \
   -DCMAKE_C_FLAGS="$CFLAGS" -DCMAKE_CXX_FLAGS="$CXXFLAGS" -DCMAKE_EXE_LINKER_FLAGS="$CXXFLAGS" \
   -DNEFFBAR_FUZZ_ENGINE="$LIB_FUZZING_ENGINE" \
-  -DNEFFBAR_TESTS=OFF -DNEFFBAR_PROPS=OFF -DNEFFBAR_BENCH=OFF -DNEFFBAR_CLI=OFF "${extra[@]}"
-targets=(decode json search sema handshake barrier names)
+  -DNEFFBAR_TESTS=OFF -DNEFFBAR_PROPS=OFF -DNEFFBAR_BENCH=OFF -DNEFFBAR_CLI=ON "${extra[@]}"
+read -ra targets <<< "$(cmake -P "$here/fuzz/targets.cmake")"
 cmake --build "$work/neffbar-build" --target "${targets[@]/#/fuzz_}"
 mkdir -p "$OUT"
 for t in "${targets[@]}"; do

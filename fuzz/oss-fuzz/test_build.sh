@@ -7,6 +7,7 @@ here=$(cd "$(dirname "$0")/../.." && pwd)
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 export CC=clang-14 CXX=clang++-14 SRC="$tmp/src"
+read -ra targets <<< "$(cmake -P "$here/fuzz/targets.cmake")"
 mkdir -p "$SRC"
 
 # build_and_check NAME CXXFLAGS ENGINE STDLIB: one build.sh run into $tmp/NAME
@@ -16,7 +17,7 @@ build_and_check() {
   export OUT="$tmp/$name/out" WORK="$tmp/$name/work"
   mkdir -p "$OUT" "$WORK"
   "$here/fuzz/oss-fuzz/build.sh" > "$tmp/$name.log" 2>&1 || { tail -40 "$tmp/$name.log"; exit 1; }
-  for t in decode json search sema handshake barrier names; do
+  for t in "${targets[@]}"; do
     for f in "fuzz_$t" "fuzz_$t.options" "fuzz_$t.dict" "fuzz_${t}_seed_corpus.zip"; do
       [ -s "$OUT/$f" ] || { echo "$name: missing $OUT/$f"; exit 1; }
     done
@@ -35,7 +36,7 @@ build_and_check() {
       "$OUT/fuzz_$t" "$tmp/seeds" > "$tmp/run.log" 2>&1 || { tail -20 "$tmp/run.log"; exit 1; }
     fi
   done
-  echo "oss-fuzz build.sh ($name): 6 targets, options, dicts and seed zips in \$OUT; all ran on their seeds"
+  echo "oss-fuzz build.sh ($name): ${#targets[@]} targets, options, dicts and seed zips in \$OUT; all ran on their seeds"
 }
 
 # 1. libc++ (as OSS-Fuzz builds), with a standalone engine: Debian's libFuzzer runtime

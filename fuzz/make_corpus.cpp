@@ -161,6 +161,35 @@ int main(int argc, char** argv) {
     put(out / "names", "name" + std::to_string(std::hash<std::string>{}(name)), of(name));
     if (!name.empty()) names_dict << "\"" << name << "\"\n";
   }
+  // cli: command lines (argv words one per line, then a 0 byte and stdin) of every
+  // command, their help, and inputs on stdin; the dictionary has every command,
+  // option and option value.
+  const ConfigBytes some = *comps[1].configs.begin();
+  const std::string cfg(some.begin(), some.end());
+  const std::string log = write_log(some, LogMode::Full);
+  const std::vector<std::string> lines = {
+      "--help", "--version", "--help-all", "bogus", "check\n--help",
+      std::string("decode\n-\0", 10) + cfg, std::string("decode\n--full\n-\0", 17) + cfg,
+      std::string("decode\n-\0", 10) + "short",
+      std::string("encode\n-\0", 10) + log, std::string("encode\n-\0", 10) + "{\"execute_device_barrier\": \"0x2\"}",
+      std::string("lint\n-\0", 8) + cfg, "table\n--fabric\nswitch", "table\n--raw", "search\n3\n1", "search\n9\n-1",
+      "check\n--chips\n2\n--leaders\n2", "check\n--chips\n64\n--leaders\n4\n--host-cc\n--lowering\nhierarchical",
+      "check\n--chips\n2\n--leaders\n2\n--engine\nexplicit\n--json", "check\n--chips\n1\n--leaders\n2\n--random\n5",
+      "check\n--chips\n2\n--leaders\n1\n--compare\ngt\n--dec\ntarget\n--rounds\n2",
+      "check\n--chips\n65", "check\n--engine\npersistent\n--no-por", std::string("check-configs\n-\0", 17) + cfg,
+      "promela\n--chips\n1\n--leaders\n2", "hypotheses\n--small", "hypotheses\n--small\n--json"};
+  std::ofstream cli_dict(out / "cli.dict");
+  for (std::size_t i = 0; i < lines.size(); ++i) put(out / "cli", "line" + std::to_string(i), of(lines[i]));
+  for (const char* w : {"decode", "encode", "table", "search", "lint", "check", "check-configs", "promela", "hypotheses",
+                        "--help", "--full", "--json", "--raw", "--arch", "--fabric", "--chips", "--leaders", "--host-cc",
+                        "--no-proxy", "--wiring", "--roles", "--host-addrs", "--rounds", "--compare", "--dec", "--lowering",
+                        "--guarantee", "--engine", "--random", "--seed", "--max-states", "--max-seconds", "--no-reduce",
+                        "--no-symmetry", "--no-por", "--small", "default", "switch", "per_peer", "counting", "code",
+                        "narrative", "ctx", "config", "ge", "gt", "one", "target", "table", "arrive_wait", "hierarchical",
+                        "global", "declared", "auto", "explicit", "persistent", "random", "v4", "v5", "-", "64", "1000"}) {
+    cli_dict << "\"\\x0A" << w << "\"\n";  // libFuzzer dictionaries know only \\xNN escapes
+  }
+
   // Dictionaries: JSON keys from the schema; addresses and thresholds as LE bytes.
   std::ofstream json_dict(out / "json.dict");
   std::set<std::string> keys{"addr", "soc_addr", "host_barrier", "(nil)", "0x1", "0x0"};

@@ -18,6 +18,7 @@ inline int code(Exit e) { return static_cast<int>(e); }
 
 // Reads FILE (or stdin for "-"), binary-safe.
 inline Result<std::string> read_input(const std::string& path) {
+  if (path.empty()) return Error{Errc::InvalidArgument, "FILE", "a file name, or - for stdin", "''"};
   if (path == "-") {
     std::string data{std::istreambuf_iterator<char>(std::cin), std::istreambuf_iterator<char>()};
     return data;
@@ -29,9 +30,10 @@ inline Result<std::string> read_input(const std::string& path) {
   return data;
 }
 
-// One line on stderr, prefixed with the input's name when there is one.
+// One line on stderr, prefixed with the input's name when there is one ("stdin" for -).
 inline int fail(const Error& e, const std::string& input = "") {
-  std::cerr << "neffbar: " << (input.empty() || input == "-" ? "" : input + ": ") << e.message() << '\n';
+  const std::string name = input == "-" ? "stdin" : input;
+  std::cerr << "neffbar: " << (name.empty() ? "" : name + ": ") << e.message() << '\n';
   return code(e.code == Errc::InvalidArgument && input.empty() ? Exit::Usage : Exit::Invalid);
 }
 

@@ -1,0 +1,114 @@
+// cli: a whole command line, run in process through neffbar::cli::run (what main()
+// calls), with std::cin, std::cout and std::cerr redirected to memory.
+//
+// Input: argv words, one per line ('\n'), up to the first 0 byte; the bytes after it
+// are stdin.  At most 24 words of at most 64 bytes.  Skipped, so that a run stays a
+// function of the input and bounded by design: words with '/' (no file outside the
+// working directory), `hypotheses` without `--small` and `--full` (the whole matrix
+// and table take seconds by design).  `check` and `check-configs` get `--max-seconds 2`
+// in place of any given (their time budget: the explicit search may run 300 s).
+//
+// Oracle (the CLI's conventions, core/cli/io.h and README "The CLI"):
+//  - the exit code is one of 0 ok, 1 invalid input, 2 usage, 3 lint found, 4 failing;
+//  - exit 1 or 2: nothing on stdout, and exactly one line on stderr, "neffbar: ...",
+//    that names an argv word, an option or stdin;
+//  - exit 0, 3 or 4 (--help, --version included): something on stdout;
+//  - the command ends within 10 s (a hang beyond it is libFuzzer's -timeout).
+#include <chrono>
+#include <cstdint>
+#include <iostream>
+#include <sstream>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "app.h"
+#include "fuzz_check.h"
+
+namespace {
+
+struct Redirect {
+  std::streambuf *in, *out, *err;
+  Redirect(std::istream& i, std::ostream& o, std::ostream& e)
+      : in(std::cin.rdbuf(i.rdbuf())), out(std::cout.rdbuf(o.rdbuf())), err(std::cerr.rdbuf(e.rdbuf())) {}
+  ~Redirect() {
+    std::cin.rdbuf(in);
+    std::cout.rdbuf(out);
+    std::cerr.rdbuf(err);
+    std::cin.clear();
+  }
+};
+
+bool names_something(std::string_view line, const std::vector<std::string>& words) {
+  if (line.find("stdin") != std::string_view::npos || line.find("--") != std::string_view::npos) return true;
+  for (std::size_t i = 1; i < words.size(); ++i) {  // words[0] is the program name
+    const std::string quoted = words[i].empty() ? "''" : words[i];  // an empty word is named as ''
+    if (line.find(quoted) != std::string_view::npos) return true;
+  }
+  return false;
+}
+
+}  // namespace
+
+extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
+  using neffbar::fuzz::require;
+  const std::string_view all(reinterpret_cast<const char*>(data), size);
+  const std::size_t nul = all.find('\0');
+  const std::string_view head = all.substr(0, nul);
+  const std::string stdin_bytes(nul == std::string_view::npos ? std::string_view{} : all.substr(nul + 1));
+  std::vector<std::string> words{"neffbar"};
+  for (std::size_t at = 0; at <= head.size();) {
+    const std::size_t end = std::min(head.find('\n', at), head.size());
+    words.emplace_back(head.substr(at, end - at));
+    at = end + 1;
+  }
+  if (head.empty()) words.pop_back();
+  if (words.size() > 25) return 0;
+  bool small = false, full = false, hypotheses = false, bounded = false;
+  for (const std::string& w : words) {
+    if (w.size() > 64 || w.find('/') != std::string::npos) return 0;
+    small = small || w == "--small";
+    full = full || w == "--full";
+    hypotheses = hypotheses || w == "hypotheses";
+    bounded = bounded || w == "check" || w == "check-configs";
+  }
+  if (full || (hypotheses && !small)) return 0;
+  if (bounded) {
+    std::vector<std::string> kept;
+    for (std::size_t i = 0; i < words.size(); ++i) {
+      if (words[i].starts_with("--max-seconds")) {
+        if (words[i] == "--max-seconds") ++i;  // and its value
+        continue;
+      }
+      kept.push_back(words[i]);
+    }
+    words = std::move(kept);
+    words.insert(words.end(), {"--max-seconds", "2"});
+  }
+
+  std::vector<char*> argv;
+  for (std::string& w : words) argv.push_back(w.data());
+  argv.push_back(nullptr);
+  std::istringstream in(stdin_bytes);
+  std::ostringstream out, err;
+  const auto t0 = std::chrono::steady_clock::now();
+  int rc = 0;
+  {
+    const Redirect r(in, out, err);
+    rc = neffbar::cli::run(static_cast<int>(words.size()), argv.data());
+  }
+  const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+
+  require(rc >= 0 && rc <= 4, "the exit code is one of the documented ones (0..4)");
+  require(seconds < 10, "a command ends within 10 s");
+  const std::string e = err.str();
+  if (rc == 1 || rc == 2) {
+    require(out.str().empty(), "nothing is written to stdout on error");
+    require(e.starts_with("neffbar: ") && e.ends_with("\n") && e.find('\n') == e.size() - 1,
+            "a failure prints exactly one error line");
+    require(names_something(e, words), "the error line names an argv word, an option or stdin");
+  } else {
+    require(!out.str().empty(), "a command that succeeds writes its result to stdout");
+  }
+  return 0;
+}

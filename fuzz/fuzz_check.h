@@ -30,10 +30,11 @@ inline void require(bool ok, const char* what) {
 class SlowOracleSample {
  public:
   static constexpr std::uint64_t kOneIn = 1024;
+  explicit SlowOracleSample(std::uint64_t one_in = kOneIn) : one_in_(one_in) {}
 
   bool operator()(std::span<const std::uint8_t> input) {
     if (every_) return true;
-    if (hash(input) % kOneIn != 0) return false;
+    if (hash(input) % one_in_ != 0) return false;
     if (checked_.size() >= kMemo) checked_.clear();
     return checked_.emplace(input.begin(), input.end()).second;
   }
@@ -58,6 +59,7 @@ class SlowOracleSample {
   }
 
   static constexpr std::size_t kMemo = 1 << 16;
+  std::uint64_t one_in_;
   bool every_ = std::getenv("NEFFBAR_FUZZ_EVERY") != nullptr;
   std::set<std::vector<std::uint8_t>> checked_;
 };

@@ -64,8 +64,9 @@ Result<BarrierConfigs> decode(std::span<const std::uint8_t> bytes) {
 
 void decode_into(const ConfigBytes& bytes, BarrierConfigs& out) { read_value(bytes.data(), kWhole, out); }
 
+// Every bit of the image belongs to one leaf (Schema.LeavesCoverEveryByteExactlyOnce)
+// and bit-fields are written through their mask, so `out` needs no clearing.
 void encode_into(const BarrierConfigs& cfg, ConfigBytes& out) {
-  out.fill(0);  // bit-fields are OR-ed into a shared byte
   write_value(out.data(), kWhole, cfg);
 }
 

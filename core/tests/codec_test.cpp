@@ -23,6 +23,26 @@ TEST(Codec, RoundTripIsLosslessOnRandomImages) {
   }
 }
 
+// encode_into overwrites every byte of a buffer that held something else: the gate
+// byte's bit-fields are OR-ed in, so the buffer must be cleared first.
+TEST(Codec, EncodeIntoOverwritesAUsedBuffer) {
+  for (std::uint32_t seed = 0; seed < 50; ++seed) {
+    const BarrierConfigs c = *decode(random_bytes(seed));
+    ConfigBytes used;
+    used.fill(0xFF);
+    encode_into(c, used);
+    EXPECT_EQ(used, random_bytes(seed)) << "seed " << seed;
+    BarrierConfigs into;
+    decode_into(random_bytes(seed + 1), into);
+    decode_into(random_bytes(seed), into);
+    EXPECT_EQ(into, c) << "seed " << seed;
+  }
+  ConfigBytes used;
+  used.fill(0xFF);
+  encode_into(BarrierConfigs{}, used);
+  EXPECT_EQ(used, ConfigBytes{});
+}
+
 TEST(Codec, FieldsLandAtTheirOffsets) {
   BarrierConfigs c;
   c.device_barrier.barrier_step_config[1].barrier_sema[2] = 0x1122334455667788;

@@ -1,9 +1,14 @@
 #include <gtest/gtest.h>
 
+#include <limits>
+
 #include "hand_made.h"
 
+#include "neffbar/model/block.h"
 #include "neffbar/model/checker.h"
+#include "neffbar/model/engine.h"
 #include "neffbar/model/faults.h"
+#include "neffbar/model/matrix.h"
 #include "neffbar/model/oracle.h"
 #include "neffbar/model/scenario.h"
 #include "neffbar/model/symmetry.h"
@@ -83,6 +88,24 @@ TEST(Checker, CounterexamplesAreShortestAndATamperedOneDoesNotReplay) {
   EXPECT_FALSE(replay(s, bad));
   const std::string text = format_counterexample(s, *r.cex);
   EXPECT_NE(text.find("  1. p"), std::string::npos) << text;
+}
+
+// A run that ends well replays as no kind of failure; cut before the end, as DEADLOCK
+// only where nothing can move.
+TEST(Checker, AGoodRunReplaysAsNoFailure) {
+  const System s = good_pair();
+  Counterexample run;
+  std::uint32_t step = 0;
+  for (auto [p, pc] : {std::pair{0u, 0u}, {0u, 1u}, {1u, 0u}, {1u, 1u}, {0u, 2u}, {0u, 3u}, {1u, 2u}, {1u, 3u}}) {
+    run.trace.push_back(TraceEntry{++step, p, pc});
+  }
+  for (Verdict v : {Verdict::Deadlock, Verdict::NotReusable, Verdict::Unsafe, Verdict::GlobalUnsafe, Verdict::Overflow}) {
+    run.kind = v;
+    EXPECT_FALSE(replay(s, run)) << verdict_name(v);
+  }
+  run.trace.resize(4);  // both signalled: both waits can go
+  run.kind = Verdict::Deadlock;
+  EXPECT_FALSE(replay(s, run));
 }
 
 // Reductions are checked against the unreduced search --------------------------------
@@ -295,6 +318,99 @@ TEST(Checker, RandomModeFindsC7AndRuns64Chips) {
     EXPECT_TRUE(replay(b->system, *b->result.global_finding));
   }
   EXPECT_GT(b->result.states, 3u * 64 * 4 * 20);           // the instructions it really executed
+}
+
+}  // namespace
+}  // namespace neffbar::model
+
+namespace neffbar::model {
+namespace {
+
+// run_block's contract (block.h): a block that is blocked or fails leaves the values as
+// they were, even when its first instructions had changed them -- the search runs the
+// next process's block on the same values.
+TEST(Checker, ABlockThatFailsLeavesTheValuesAsTheyWere) {
+  using namespace hand_made;
+  System s = make(2, {{inc(1), inc(1), inc_val(0, 1)}, {wait(1, 5)}});
+  s.semas[0].initial = std::numeric_limits<std::int32_t>::max();  // the third instruction overflows
+  using detail::BlockResult, detail::Compiled, detail::run_block;
+  const Compiled c(s, /*reduce=*/false);
+  const std::vector<std::uint32_t> pcs(2, 0);
+  std::vector<std::int32_t> vals = c.init;
+  const BlockResult r = run_block(c, pcs.data(), 0, 3, vals);
+  EXPECT_EQ(r.status, detail::Status::Violation);
+  EXPECT_EQ(r.kind, Verdict::Overflow);
+  EXPECT_EQ(vals, c.init);
+  EXPECT_EQ(run_block(c, pcs.data(), 1, 1, vals).status, detail::Status::Blocked);
+  EXPECT_EQ(vals, c.init);
+  EXPECT_EQ(run_block(c, pcs.data(), 0, 2, vals, {.keep = true}).status, detail::Status::Fired);
+  EXPECT_EQ(vals[1], 2);
+}
+
+}  // namespace
+}  // namespace neffbar::model
+
+namespace neffbar::model {
+namespace {
+
+// decide()'s defaults (engine.h): random mode tries 100 schedules unless told otherwise.
+TEST(Checker, RandomModeTriesTheDefault100Schedules) {
+  EngineOptions o;
+  o.engine = Engine::Random;
+  const Result<CheckResult> r = decide(good_pair(), o);
+  ASSERT_TRUE(r.ok());
+  EXPECT_EQ(r->runs, 100u);
+  EXPECT_FALSE(r->exact());
+}
+
+}  // namespace
+}  // namespace neffbar::model
+
+namespace neffbar::model {
+namespace {
+
+// A matrix row says whether the global property holds, as its own field too.
+TEST(Matrix, RowsSayWhetherTheGlobalPropertyHolds) {
+  Scenario s;
+  s.topo = Topology{2, 2, Fabric::Default, true, 1, Wiring::PerPeer, Lowering::Table};
+  s.opt.guarantee = GuaranteeMode::Declared;  // OK, with the global finding reported
+  const MatrixRow broken = *matrix_row(s);
+  EXPECT_EQ(broken.verdict, Verdict::Ok);
+  EXPECT_FALSE(broken.global_holds);
+  EXPECT_NE(broken.global, GlobalStatus::Holds);
+  s.topo.lowering = Lowering::Hierarchical;
+  const MatrixRow holds = *matrix_row(s);
+  EXPECT_TRUE(holds.global_holds);
+  EXPECT_EQ(holds.global, GlobalStatus::Holds);
+}
+
+// The full table's summary: per key (lowering, fabric, wiring, dec, host-CC) and per
+// leader count 1..4, the chip counts where the row is OK as ranges, then the other
+// verdicts counted; only 1-round rows; "(not all exact)" when a row was not exact.
+TEST(Matrix, FullSummaryGroupsChipRangesPerLeaderCount) {
+  std::vector<MatrixRow> rows;
+  const auto row = [&](std::uint32_t C, std::uint32_t L, Verdict v, std::uint32_t rounds = 1, bool exact = true) {
+    MatrixRow r;
+    r.topo = Topology{C, L, Fabric::Default, true, rounds, Wiring::PerPeer, Lowering::Table};
+    r.verdict = v;
+    r.exact = exact;
+    rows.push_back(r);
+  };
+  for (std::uint32_t C : {1u, 2u, 3u, 5u}) row(C, 1, Verdict::Ok);
+  row(4, 1, Verdict::GlobalUnsafe);
+  row(6, 1, Verdict::GlobalUnsafe);
+  row(1, 2, Verdict::Ok);
+  row(1, 4, Verdict::Ok, 1, /*exact=*/false);
+  row(7, 1, Verdict::Ok, /*rounds=*/2);  // not a 1-round row: left out
+  const std::string md = full_summary_markdown(rows);
+  EXPECT_NE(md.find("| table | default | per_peer | one | on | 1-3, 5 | 1 | none | 1 | GLOBAL_UNSAFE x2 (not all exact) |\n"),
+            std::string::npos)
+      << md;
+  EXPECT_EQ(md.find("7"), std::string::npos) << md;
+  rows.pop_back();
+  rows.pop_back();  // every row exact now
+  EXPECT_NE(full_summary_markdown(rows).find("| 1 | none | none | GLOBAL_UNSAFE x2 |\n"), std::string::npos)
+      << full_summary_markdown(rows);
 }
 
 }  // namespace

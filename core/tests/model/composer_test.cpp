@@ -52,6 +52,16 @@ TEST(Composer, TierIdsAre12PlusI) {
   EXPECT_EQ(ks[0].barrier_sema[0], k.sp_base(0, 0) + k.mapping.sema_offset(8, Window::Read));
   EXPECT_EQ(ks[3].barrier_sema[0], k.sp_base(0, 1) + k.mapping.sema_offset(8, Window::Read));
   EXPECT_EQ(ks[1].barrier_sema[0], k.sp_base(1, 1) + k.mapping.sema_offset(12, Window::Read));
+  EXPECT_EQ(ks[0].target_sema_val[0], 1u);  // each leader adds 1 to the counter ...
+  EXPECT_EQ(ks[3].target_sema_val[0], 2u);  // ... that waits for L = 2
+}
+
+TEST(Composer, Names) {
+  EXPECT_EQ(name(Lowering::Table), "table");
+  EXPECT_EQ(name(Lowering::ArriveWait), "arrive_wait");
+  EXPECT_EQ(name(Lowering::Hierarchical), "hierarchical");
+  EXPECT_EQ(name(Wiring::PerPeer), "per_peer");
+  EXPECT_EQ(name(Wiring::Counting), "counting");
 }
 
 // The ids neffbar assumes (8+j intra, 12+i tiers above; 16+j for hierarchical's closing
@@ -90,6 +100,23 @@ TEST(Lowering, HostCcMergesTheDoneSemaphores) {  // P7 by hand
     EXPECT_EQ(leader_done == host_waits, hcc);
     EXPECT_EQ(s.procs.size(), hcc ? 3u : 5u);  // + two proxies without host-CC
   }
+}
+
+}  // namespace
+}  // namespace neffbar::model
+
+namespace neffbar::model {
+namespace {
+
+// check-configs' lowering takes the compare and the rounds it is given.
+TEST(Lowering, ConfigsTakeTheCompareAndTheRounds) {
+  const Composition c = *compose(Topology{1, 2});
+  Hypotheses h;
+  h.compare = Compare::Gt;
+  const System s = *lower_configs(c.configs, Fabric::Default, Lowering::Table, 2, h);
+  EXPECT_EQ(s.compare, Compare::Gt);
+  EXPECT_EQ(s.rounds, 2u);
+  EXPECT_EQ(lower_configs(c.configs, Fabric::Default, Lowering::Table, 1, Hypotheses{})->compare, Compare::Ge);
 }
 
 }  // namespace

@@ -259,6 +259,7 @@ void arbitrary(const std::uint8_t* d, std::size_t n, bool deep) {
     return;
   }
   // The sample: every combination against the reference checker, and the persistent engine.
+  fuzz::check_promela(sys);  // stray rounds, values at the limits (ASan watches the export)
   const testing::ReferenceResult ref = testing::reference_check(sys, 5000);
   if (!ref.complete) return;
   for (int v = 0; v < testing::kReductionVariants; ++v) {

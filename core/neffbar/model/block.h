@@ -55,7 +55,7 @@ BlockResult run_block(const Compiled& c, const Pc* pcs, std::uint32_t p, std::ui
     const Instr& in = prog[pc];
     if (in.marker == Marker::Depart) {
       for (std::uint32_t q : sys.procs[p].guarantee) {
-        if (q != p && !c.arrived(pcs, q, in.round)) {
+        if (q != p && q < c.P && !c.arrived(pcs, q, in.round)) {  // no such process: ignored
           r.kind = Verdict::Unsafe;
           r.pc = pc;
           r.culprit = q;
@@ -75,7 +75,7 @@ BlockResult run_block(const Compiled& c, const Pc* pcs, std::uint32_t p, std::ui
       r.departed = true;
       if (!r.global_broken && !r.unsafe) {
         for (std::uint32_t q : c.participants) {
-          if (q != p && !c.arrived(pcs, q, in.round)) {
+          if (q != p && q < c.P && !c.arrived(pcs, q, in.round)) {  // no such process: ignored
             r.global_broken = true;
             r.global_pc = pc;
             if (with_messages) {

@@ -63,7 +63,7 @@ bool replay(const System& sys, const Counterexample& cex) {
     const Instr& in = pr.program[e.pc];
     if (in.marker == Marker::Depart && last) {  // an earlier DEPART is a step like any other
       const bool unsafe = std::any_of(pr.guarantee.begin(), pr.guarantee.end(),
-                                      [&](std::uint32_t q) { return q != e.proc && !arrived(q, in.round); });
+                                      [&](std::uint32_t q) { return q != e.proc && q < P && !arrived(q, in.round); });
       if (unsafe) return cex.kind == Verdict::Unsafe;
       if (cex.kind == Verdict::GlobalUnsafe) {
         for (std::uint32_t q = 0; q < P; ++q) {

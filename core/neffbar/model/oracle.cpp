@@ -68,7 +68,9 @@ std::optional<std::uint32_t> static_oracle(const System& sys) {
       const std::uint32_t depart = marker_pc(pr, Marker::Depart, r);
       if (depart == kFree) continue;
       std::vector<bool> in_g(P, false);
-      for (std::uint32_t q : pr.guarantee) in_g[q] = true;
+      for (std::uint32_t q : pr.guarantee) {
+        if (q < P) in_g[q] = true;  // a guarantee naming no process is ignored, as by the engines
+      }
       for (std::size_t q = 0; q < P; ++q) {
         if (q == p || !(in_g[q] || sys.procs[q].participant)) continue;
         const std::uint32_t arrive = marker_pc(sys.procs[q], Marker::Arrive, r);
@@ -83,6 +85,7 @@ std::optional<std::uint32_t> static_oracle(const System& sys) {
         }
         bool all_g = true;
         for (std::uint32_t g : pr.guarantee) {
+          if (g >= P) continue;
           const std::uint32_t a = marker_pc(sys.procs[g], Marker::Arrive, r);
           all_g = all_g && (g == p || (a != kFree && pc[g] > a));
         }

@@ -89,7 +89,7 @@ bool is_automorphism(const System& sys, const SymmetryHints& hints, std::span<co
       pc = end;
     }
     std::vector<std::uint32_t> g;
-    for (std::uint32_t q : a.guarantee) g.push_back(perm[q]);
+    for (std::uint32_t q : a.guarantee) g.push_back(q < perm.size() ? perm[q] : q);
     std::vector<std::uint32_t> h = b.guarantee;
     std::sort(g.begin(), g.end());
     std::sort(h.begin(), h.end());

@@ -6,9 +6,12 @@ namespace neffbar::model {
 
 std::uint32_t SemaSpace::intern(std::uint64_t addr, System& sys) {
   const std::optional<SemaRef> ref = resolve(mapping_, addr);
-  // Unmapped addresses get a key outside any block (low bit pattern kept distinct).
-  const std::uint64_t key = ref ? ref->key() : (addr ^ 0x8000'0000'0000'0001ull);
-  if (const auto it = index_.find(key); it != index_.end()) return it->second;
+  // Mapped semaphores are keyed by block and index (every window of one semaphore is the
+  // same one); unmapped addresses by themselves, in a map of their own, so no address
+  // can be taken for a mapped semaphore.
+  auto& index = ref ? mapped_ : unmapped_;
+  const std::uint64_t key = ref ? ref->key() : addr;
+  if (const auto it = index.find(key); it != index.end()) return it->second;
   const auto idx = static_cast<std::uint32_t>(sys.semas.size());
   std::string name;
   if (ref) {
@@ -18,7 +21,7 @@ std::uint32_t SemaSpace::intern(std::uint64_t addr, System& sys) {
     name = "unmapped:" + hex(addr);
   }
   sys.semas.push_back(Semaphore{std::move(name), addr, 0});
-  index_.emplace(key, idx);
+  index.emplace(key, idx);
   return idx;
 }
 

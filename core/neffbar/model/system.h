@@ -58,7 +58,7 @@ class SemaSpace {
 
  private:
   SemaMapping mapping_;
-  std::unordered_map<std::uint64_t, std::uint32_t> index_;
+  std::unordered_map<std::uint64_t, std::uint32_t> mapped_, unmapped_;
   std::unordered_map<std::uint64_t, std::string> names_;
 };
 

@@ -10,6 +10,7 @@
 #include "neffbar/model/faults.h"
 #include "neffbar/model/matrix.h"
 #include "neffbar/model/oracle.h"
+#include "neffbar/model/promela.h"
 #include "neffbar/model/scenario.h"
 #include "neffbar/model/symmetry.h"
 
@@ -184,6 +185,15 @@ TEST(Checker, SymmetryIsRefusedForAsymmetricSystems) {
   EXPECT_FALSE(check(sym.system, o).symmetry_used);  // no hints, no symmetry
   o.symmetry_hints = sym.hints;
   EXPECT_TRUE(check(sym.system, o).symmetry_used);
+  SymmetryHints longer = sym.hints;  // malformed: one leader more than chips x leaders
+  longer.leader_proc.push_back(0);
+  o.symmetry_hints = longer;
+  EXPECT_FALSE(check(sym.system, o).symmetry_used);
+  SymmetryHints twice = sym.hints;  // malformed: a process in two columns
+  twice.leader_proc[3] = twice.leader_proc[2];
+  o.symmetry_hints = twice;
+  EXPECT_FALSE(check(sym.system, o).symmetry_used);
+  o.symmetry_hints = sym.hints;
   ASSERT_TRUE(inject(comp, Fault::RaiseThreshold, 1));
   const Lowered asym = *lower_with_hints(comp, {});
   o.symmetry_hints = asym.hints;
@@ -361,6 +371,9 @@ TEST(Checker, RandomModeTriesTheDefault100Schedules) {
   ASSERT_TRUE(r.ok());
   EXPECT_EQ(r->runs, 100u);
   EXPECT_FALSE(r->exact());
+  const EngineOptions from_scenario = Scenario{}.engine_options();  // the CLI's defaults too
+  EXPECT_EQ(from_scenario.random_runs, 100u);
+  EXPECT_EQ(from_scenario.seed, 1u);
 }
 
 }  // namespace
@@ -382,6 +395,8 @@ TEST(Matrix, RowsSayWhetherTheGlobalPropertyHolds) {
   const MatrixRow holds = *matrix_row(s);
   EXPECT_TRUE(holds.global_holds);
   EXPECT_EQ(holds.global, GlobalStatus::Holds);
+  EXPECT_TRUE(holds.counterexample.empty());
+  EXPECT_EQ(holds.cex_steps, 0u);
 }
 
 // The full table's summary: per key (lowering, fabric, wiring, dec, host-CC) and per
@@ -411,6 +426,30 @@ TEST(Matrix, FullSummaryGroupsChipRangesPerLeaderCount) {
   rows.pop_back();  // every row exact now
   EXPECT_NE(full_summary_markdown(rows).find("| 1 | none | none | GLOBAL_UNSAFE x2 |\n"), std::string::npos)
       << full_summary_markdown(rows);
+}
+
+}  // namespace
+}  // namespace neffbar::model
+
+namespace neffbar::model {
+namespace {
+
+// The Promela export's defaults (promela.h): guarantees, reuse and overflow asserted,
+// the global property only when asked; one flag per process and round.
+TEST(Promela, TheDefaultExportAssertsGuaranteesReuseAndOverflow) {
+  using namespace hand_made;
+  System s = make(1, {{arrive(), inc(0), depart()}, {arrive(), wait(0), depart()}}, {{}, {0}}, 2);
+  const std::string declared = to_promela(s, false);
+  EXPECT_NE(declared.find("assert(arr[0])"), std::string::npos) << declared;             // p1's guarantee: p0, round 0
+  EXPECT_NE(declared.find("&& sem[0] == 0)"), std::string::npos) << declared;            // reuse
+  EXPECT_NE(declared.find("assert(false); goto L1"), std::string::npos) << declared;     // overflow of p0's inc
+  EXPECT_NE(declared.find("bit arr[4]"), std::string::npos) << declared;                 // 2 processes x 2 rounds
+  EXPECT_EQ(declared.find("arr[1]"), std::string::npos) << declared;                     // p1's flag is never needed...
+  const std::string global = to_promela(s, true);
+  EXPECT_NE(global.find("arr[2]"), std::string::npos) << global;                         // ... but for the global property
+  const std::string none = to_promela(s, PromelaChecks{.guarantees = false, .global = false, .reuse = false, .overflow = false});
+  EXPECT_EQ(none.find("assert(arr"), std::string::npos) << none;
+  EXPECT_EQ(none.find("assert(false)"), std::string::npos) << none;
 }
 
 }  // namespace

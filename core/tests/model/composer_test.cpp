@@ -121,3 +121,31 @@ TEST(Lowering, ConfigsTakeTheCompareAndTheRounds) {
 
 }  // namespace
 }  // namespace neffbar::model
+
+namespace neffbar::model {
+namespace {
+
+// Every window of a mapped semaphore is one semaphore; an unmapped address is one of its
+// own, whatever its bits -- even one whose bits equal a mapped semaphore's key with
+// the top bit set (the old key scheme took it for that semaphore).
+TEST(Lowering, SemaphoreSpaceKeepsUnmappedAddressesApart) {
+  const SemaMapping m;
+  SemaSpace space(m);
+  System sys;
+  const std::uint64_t base = m.sp_base(0x0100'0000, 1);
+  const std::uint32_t a = space.intern(base + m.sema_offset(8, Window::Read), sys);
+  EXPECT_EQ(space.intern(base + m.sema_offset(8, Window::Inc), sys), a);
+  const SemaRef ref = *resolve(m, base + m.sema_offset(8, Window::Read));
+  std::size_t unmapped = 0;
+  for (std::uint64_t bits : {0x8000'0000'0000'0001ull, 0x8000'0000'0000'0000ull, 0ull}) {
+    const std::uint64_t odd = ref.key() ^ bits;
+    ASSERT_FALSE(resolve(m, odd)) << std::hex << odd;
+    EXPECT_NE(space.intern(odd, sys), a) << std::hex << odd;
+    ++unmapped;
+  }
+  EXPECT_EQ(sys.semas.size(), 1u + unmapped);
+  EXPECT_NE(sys.semas.back().name.find("unmapped:"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace neffbar::model

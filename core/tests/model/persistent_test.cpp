@@ -10,6 +10,7 @@
 #include <tuple>
 
 #include "testing/arbitrary_system.h"
+#include "testing/reference_checker.h"
 #include "neffbar/model/checker.h"
 #include "neffbar/model/faults.h"
 #include "neffbar/model/matrix.h"
@@ -83,6 +84,35 @@ TEST(Persistent, RefusesWhatIsNotPersistentAndSaysWhy) {
   // A WaitGe reader counts as the consumer.
   EXPECT_FALSE(qualify(make(1, {{op(Prim::WaitGe, 0)}, {wait(0)}})).ok);
   EXPECT_TRUE(qualify(make(1, {{op(Prim::WaitGe, 0), wait(0)}, {inc(0)}})).ok);
+}
+
+// The reason names at most four processes: "p0, p1, p2 and p3", then "and N more".
+TEST(Persistent, TheReasonNamesFourProcessesThenCountsTheRest) {
+  const System four = make(1, {{wait(0)}, {wait(0)}, {wait(0)}, {wait(0)}});
+  EXPECT_NE(qualify(four).reason.find("p0, p1, p2 and p3"), std::string::npos) << qualify(four).reason;
+  EXPECT_EQ(qualify(four).reason.find("more"), std::string::npos) << qualify(four).reason;
+  const System six = make(1, {{wait(0)}, {wait(0)}, {wait(0)}, {wait(0)}, {wait(0)}, {wait(0)}});
+  EXPECT_NE(qualify(six).reason.find("p0, p1, p2, p3 and 2 more"), std::string::npos) << qualify(six).reason;
+}
+
+// A guarantee may name a process twice, or one that does not exist: the second is
+// never arrived, the first counts once -- as in the reference checker.
+TEST(Persistent, RepeatedAndMissingProcessesInAGuarantee) {
+  System s = make(1, {{arrive(), inc(0), depart()}, {arrive(), wait(0), depart()}}, {{1, 1}, {0, 0, 7}});
+  expect_agree(s, "repeated and missing guarantees");
+  EXPECT_EQ(persistent(s).found_mask, testing::reference_check(s).found_mask);
+  EXPECT_EQ(persistent(s).found_mask, bit(Verdict::Unsafe));  // p0 may leave before p1 arrives
+}
+
+// A counterexample is cut to what the violation depends on: a process that only
+// touches a semaphore nobody reads is not in it, even where the greedy run ran it first.
+TEST(Persistent, TheCounterexampleLeavesOutWhatTheViolationDoesNotDependOn) {
+  const System s = make(3, {{arrive(), depart()}, {inc(0), arrive(), depart()}, {inc(2), inc(2)}}, {{1}, {}, {}});
+  const CheckResult r = persistent(s, /*all=*/false);
+  ASSERT_EQ(r.verdict, Verdict::Unsafe);
+  ASSERT_TRUE(r.cex.has_value());
+  EXPECT_TRUE(replay(s, *r.cex)) << format_counterexample(s, *r.cex);
+  for (const TraceEntry& e : r.cex->trace) EXPECT_NE(e.proc, 2u) << format_counterexample(s, *r.cex);
 }
 
 TEST(Persistent, EachVerdictOnHandMadeSystems) {

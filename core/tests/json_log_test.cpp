@@ -89,6 +89,20 @@ TEST(JsonLog, DefaultLogReadsBackWithUnloggedFieldsZero) {
   EXPECT_EQ(*back, expect);
 }
 
+// An overlay conflict names both paths that wrote the byte: the one read last and the
+// one that wrote it first.
+TEST(JsonLog, AConflictNamesBothPaths) {
+  std::string text = write_log(encode(hand_built()));
+  const auto at = text.find("\"m2s_val\": 1");
+  ASSERT_NE(at, std::string::npos);
+  text.replace(at, 12, "\"m2s_val\": 7");
+  const Result<ConfigBytes> r = read_log(text);
+  ASSERT_FALSE(r.ok());
+  const std::string msg = r.error().message();
+  EXPECT_NE(msg.find("m2s_val"), std::string::npos) << msg;
+  EXPECT_NE(msg.find("host_barrier"), std::string::npos) << msg;
+}
+
 TEST(JsonLog, GateAcceptsNil) {
   std::string text = write_log(ConfigBytes{});
   text.replace(text.find("\"0x0\""), 5, "\"(nil)\"");

@@ -38,6 +38,23 @@ constexpr Expect kExpected[] = {
     {"__reserved[2]", 0x127, 1, false},
 };
 
+// The compile-time self-check refuses what it says it refuses (the shipped schema
+// passes it, so only made-up schemas can show it has teeth).
+namespace bad {
+constexpr Field kOverlappingBits[] = {
+    Field{"a", 0, 1, Kind::Bits, 1, true, Tag::Observed, nullptr, 0, 2},  // bits 0-1
+    Field{"b", 0, 1, Kind::Bits, 1, true, Tag::Observed, nullptr, 1, 2},  // bits 1-2: overlaps a
+};
+constexpr Field kSideBySideBits[] = {
+    Field{"a", 0, 1, Kind::Bits, 1, true, Tag::Observed, nullptr, 0, 2},  // bits 0-1
+    Field{"b", 0, 1, Kind::Bits, 1, true, Tag::Observed, nullptr, 2, 6},  // bits 2-7
+};
+constexpr Field kPastTheByte[] = {Field{"a", 0, 1, Kind::Bits, 1, true, Tag::Observed, nullptr, 4, 5}};
+}  // namespace bad
+static_assert(!schema_is_consistent(StructSchema{"overlap", 1, bad::kOverlappingBits}));
+static_assert(schema_is_consistent(StructSchema{"side_by_side", 1, bad::kSideBySideBits}));
+static_assert(!schema_is_consistent(StructSchema{"past_the_byte", 1, bad::kPastTheByte}));
+
 TEST(Schema, EveryOffsetOfTheSpec) {
   for (const Expect& e : kExpected) {
     bool found = false;

@@ -95,6 +95,9 @@ TEST(Search, ArbitraryImagesDuplicatesAndOversizedRows) {
 // The guards neffbar defined where the binary has none (search.h), each pinned by an
 // input where dropping it changes the answer -- in both variants, so they cannot agree
 // on a wrong one.
+// barrier_type_t's pad type is 7 (OBSERVED: the (7, _) entries of the tables).
+static_assert(static_cast<int>(BarrierType::TypeMax) == 7 && kTypeCount == 7);
+
 TEST(Search, GuardsNeffbarDefined) {
   TableImage t{};
   const auto put = [&](int s, int e, std::uint32_t type, std::uint32_t op) {

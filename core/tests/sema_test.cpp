@@ -70,6 +70,27 @@ TEST(SemaIds, DriverContextOffsetsAreTheObservedOnes) {
   EXPECT_EQ(ctx.bytes.size(), 0x6820u + 3 * 0x138 + 8);  // exactly what MAX_LEADERS = 4 leaders need
 }
 
+// The ENCD_*_SEMA_ID slot numbers (OBSERVED, core/neffbar/README.md "Semaphores").
+static_assert(static_cast<int>(SemaId::Trigger) == 0 && static_cast<int>(SemaId::Completion) == 1 &&
+              static_cast<int>(SemaId::BarrierId0) == 2 && static_cast<int>(SemaId::BarrierId1) == 3 &&
+              static_cast<int>(SemaId::BarrierDmaSync) == 4 && static_cast<int>(SemaId::FunctionSwitch) == 5 &&
+              static_cast<int>(SemaId::HostBarrierId0) == 6 && static_cast<int>(SemaId::HostBarrierId1) == 7);
+
+// A mapping with no block size or no semaphore size resolves nothing (rather than
+// dividing by zero); a block of one byte is a mapping like any other.
+TEST(SemaIds, DegenerateMappingsResolveNothing) {
+  SemaMapping m;
+  m.block_size = 0;
+  EXPECT_FALSE(resolve(m, 0x1000));
+  m = SemaMapping{};
+  m.bytes_per_sema = 0;
+  EXPECT_FALSE(resolve(m, 0x1000));
+  m = SemaMapping{.block_size = 1, .read_offset = 0, .set_offset = 0, .inc_offset = 0, .dec_offset = 0,
+                  .bytes_per_sema = 1, .semas_per_block = 1};
+  ASSERT_TRUE(resolve(m, 7));
+  EXPECT_EQ(resolve(m, 7)->block_base, 7u);
+}
+
 TEST(SemaIds, ResolveStripsTheWindow) {
   const SemaMapping m;
   const auto r = resolve(m, 0x400000 + 0x1800 + 4 * 9);
@@ -100,6 +121,16 @@ TEST(Semaphore, Primitives) {
   EXPECT_EQ(apply(f, {Prim::IncVal, 1, 2, 1}, Compare::Ge), Outcome::Done);
   EXPECT_EQ(apply(f, {Prim::WaitGeAndDec, 1, 2, 2}, Compare::Ge), Outcome::Done);  // dec by target
   EXPECT_EQ(f[1], 0);
+}
+
+// SemaOp's defaults: a wait_ge_and_dec with no decrement given removes 1 (the shipped
+// libnrt reading, C5's "1"), and an op with no value adds or waits for 1.
+TEST(Semaphore, DefaultsOfAnOp) {
+  std::vector<std::int32_t> f{1};
+  EXPECT_EQ(apply(f, SemaOp{.prim = Prim::WaitGeAndDec}, Compare::Ge), Outcome::Done);
+  EXPECT_EQ(f[0], 0);
+  EXPECT_EQ(apply(f, SemaOp{.prim = Prim::IncVal}, Compare::Ge), Outcome::Done);
+  EXPECT_EQ(f[0], 1);
 }
 
 TEST(Semaphore, OverflowIsReportedNotWrapped) {

@@ -81,6 +81,8 @@ TEST(Checker, CounterexamplesAreShortestAndATamperedOneDoesNotReplay) {
   const CheckResult r = check(s, o);
   ASSERT_EQ(r.verdict, Verdict::Deadlock);
   EXPECT_EQ(r.cex->trace.size(), 2u);  // both ARRIVE, then stuck
+  EXPECT_EQ(r.cex->trace.front().step, 1u);  // atomic steps count from 1
+  EXPECT_EQ(check(good_pair()).global, GlobalStatus::Holds);  // the explicit search, run to the end
   Counterexample bad = *r.cex;
   bad.trace.pop_back();
   EXPECT_FALSE(replay(s, bad));

@@ -1,6 +1,7 @@
 #include <gtest/gtest.h>
 
 #include "neffbar/model/composer.h"
+#include "neffbar/model/faults.h"
 #include "neffbar/model/lowering.h"
 
 namespace neffbar::model {
@@ -62,6 +63,23 @@ TEST(Composer, Names) {
   EXPECT_EQ(name(Lowering::Hierarchical), "hierarchical");
   EXPECT_EQ(name(Wiring::PerPeer), "per_peer");
   EXPECT_EQ(name(Wiring::Counting), "counting");
+  EXPECT_EQ(name(HostAddrs::Ctx), "ctx");
+  EXPECT_EQ(name(HostAddrs::Config), "config");
+  EXPECT_EQ(name(DecMode::One), "one");
+  EXPECT_EQ(name(DecMode::Target), "target");
+  EXPECT_EQ(name(Roles::Code), "code");
+  EXPECT_EQ(name(Roles::Narrative), "narrative");
+  EXPECT_EQ(name(Compare::Ge), "ge");
+  EXPECT_EQ(name(Compare::Gt), "gt");
+}
+
+// inject's default leader is leader 0 (c0.l0); the others keep their configs.
+TEST(Composer, FaultsGoToLeaderZeroByDefault) {
+  const Composition clean = *compose(Topology{1, 2});
+  Composition c = clean;
+  ASSERT_TRUE(inject(c, Fault::RaiseThreshold));
+  EXPECT_NE(c.configs[0], clean.configs[0]);
+  EXPECT_EQ(c.configs[1], clean.configs[1]);
 }
 
 // The ids neffbar assumes (8+j intra, 12+i tiers above; 16+j for hierarchical's closing

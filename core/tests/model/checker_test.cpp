@@ -188,7 +188,7 @@ TEST(Checker, SymmetryIsRefusedForAsymmetricSystems) {
   o.symmetry_hints = sym.hints;
   EXPECT_TRUE(check(sym.system, o).symmetry_used);
   SymmetryHints longer = sym.hints;  // malformed: one leader more than chips x leaders
-  longer.leader_proc.push_back(0);
+  longer.leader_proc.push_back(static_cast<std::int32_t>(sym.system.procs.size()) - 1);  // the host: in no column yet
   o.symmetry_hints = longer;
   EXPECT_FALSE(check(sym.system, o).symmetry_used);
   SymmetryHints twice = sym.hints;  // malformed: a process in two columns

@@ -43,13 +43,15 @@ TEST(Composer, ConfigsFollowTheSpecWiring) {
 // uses the single counters 8 and 12.
 TEST(Composer, TierIdsAre12PlusI) {
   const Composition c = *compose(Topology{8, 1, Fabric::Default, true, 1, Wiring::PerPeer, Lowering::Table});
-  const auto& st = decode(c.configs[0])->device_barrier.barrier_step_config;
+  const BarrierConfigs c0 = *decode(c.configs[0]);
+  const auto& st = c0.device_barrier.barrier_step_config;
   for (std::uint32_t i = 0; i < 3; ++i) {
     EXPECT_EQ(st[1].barrier_sema[i], c.sp_base(1u << i, 0) + c.mapping.sema_offset(12 + i, Window::Read)) << i;
     EXPECT_EQ(st[2].barrier_sema[i], c.sp_base(0, 0) + c.mapping.sema_offset(12 + i, Window::Read)) << i;
   }
   const Composition k = *compose(Topology{2, 2, Fabric::Default, true, 1, Wiring::Counting, Lowering::Table});
-  const auto& ks = decode(k.configs[1])->device_barrier.barrier_step_config;  // chip 0, leader 1
+  const BarrierConfigs k1 = *decode(k.configs[1]);  // chip 0, leader 1
+  const auto& ks = k1.device_barrier.barrier_step_config;
   EXPECT_EQ(ks[0].barrier_sema[0], k.sp_base(0, 0) + k.mapping.sema_offset(8, Window::Read));
   EXPECT_EQ(ks[3].barrier_sema[0], k.sp_base(0, 1) + k.mapping.sema_offset(8, Window::Read));
   EXPECT_EQ(ks[1].barrier_sema[0], k.sp_base(1, 1) + k.mapping.sema_offset(12, Window::Read));

@@ -93,6 +93,11 @@ TEST(Checker, CounterexamplesAreShortestAndATamperedOneDoesNotReplay) {
   EXPECT_NE(text.find("  1. p"), std::string::npos) << text;
 }
 
+TEST(Checker, InstructionCountCountsEveryInstruction) {
+  EXPECT_EQ(instruction_count(good_pair()), 8u);
+  EXPECT_EQ(instruction_count(System{}), 0u);
+}
+
 // A run that ends well replays as no kind of failure; cut before the end, as DEADLOCK
 // only where nothing can move.
 TEST(Checker, AGoodRunReplaysAsNoFailure) {

@@ -134,6 +134,7 @@ void scenario(std::uint8_t mode, const std::uint8_t* d, std::size_t n, bool deep
                        d[3] & 4 ? Roles::Narrative : Roles::Code, d[3] & 8 ? HostAddrs::Config : HostAddrs::Ctx,
                        (d[3] & 16) == 0};
     if (raw && s.topo.rounds > 3) {
+      if (!deep) return;          // hundreds of rounds: on the sample only
       s.engine = Engine::Random;  // long: one random schedule
       s.random_runs = 1;
     } else if (n > 6 && (d[6] & 3) == 1) {
@@ -253,7 +254,7 @@ void arbitrary(const std::uint8_t* d, std::size_t n, bool deep) {
   const SymmetryHints hints = arbitrary_hints(sys, pick);
   const int one = static_cast<int>(pick(testing::kReductionVariants));
   if (!deep) {  // one combination of reductions (the bytes pick it) against the persistent engine
-    const CheckResult r = check(sys, testing::reduction_variant(one, hints, 2000));
+    const CheckResult r = check(sys, testing::reduction_variant(one, hints, 300));
     fuzz::check_counterexample(sys, r);
     if (r.verdict != Verdict::Budget) check_persistent_agrees(sys, r);
     return;

@@ -29,7 +29,7 @@ struct Compiled {
   std::vector<std::vector<std::uint32_t>> block_end;   // [p][pc] -> end of the atomic block
   std::vector<std::vector<std::uint32_t>> touched;     // [p] -> semaphores p touches
   std::vector<std::vector<std::int64_t>> prefix;       // [p][pc*|touched|+k] effect sums
-  std::vector<std::vector<std::uint32_t>> arrive_pc;   // [p][round]
+  Arrivals arrivals;                                   // last ARRIVE per process and round
   std::vector<std::vector<std::uint8_t>> ample_ok;     // [p][pc]: block has no marker, only movers
   bool overflow_possible = false;                      // some semaphore could leave int32
   std::vector<std::int32_t> init;
@@ -37,7 +37,8 @@ struct Compiled {
 
   std::size_t prefix_entries = 0;                      // size of the prefix tables (0 without them)
 
-  Compiled(const System& s, bool reduce, bool prefix_sums = true) : sys(s), P(static_cast<std::uint32_t>(s.procs.size())) {
+  Compiled(const System& s, bool reduce, bool prefix_sums = true)
+      : sys(s), P(static_cast<std::uint32_t>(s.procs.size())), arrivals(s) {
     for (const Semaphore& m : s.semas) init.push_back(m.initial);
     // Which processes decrease / equality-test each semaphore (for the mover tests).
     const std::size_t S = s.semas.size();
@@ -136,11 +137,6 @@ struct Compiled {
         pre[(pc + 1) * t.size() + k] += effect(prog[pc].op);
       }
       prefix.push_back(std::move(pre));
-      std::vector<std::uint32_t> arr(s.rounds, kNone);
-      for (std::uint32_t pc = 0; pc < n; ++pc) {
-        if (prog[pc].marker == Marker::Arrive && prog[pc].round < arr.size()) arr[prog[pc].round] = pc;
-      }
-      arrive_pc.push_back(std::move(arr));
       if (s.procs[p].participant) participants.push_back(p);
     }
     // When no value can leave int32 no primitive can overflow, so incs and decs on one
@@ -164,8 +160,7 @@ struct Compiled {
 
   template <class Pc>
   [[nodiscard]] bool arrived(const Pc* pcs, std::uint32_t q, std::uint32_t round) const {
-    const std::uint32_t a = round < arrive_pc[q].size() ? arrive_pc[q][round] : kNone;
-    return a != kNone && pcs[q] > a;
+    return arrivals.arrived(q, round, pcs[q]);
   }
 };
 

@@ -1,7 +1,6 @@
 #include "neffbar/model/counterexample.h"
 
 #include <algorithm>
-#include <limits>
 #include <vector>
 
 namespace neffbar::model {
@@ -39,22 +38,12 @@ std::string residue_what(const System& sys, std::span<const std::int32_t> vals) 
 }
 
 bool replay(const System& sys, const Counterexample& cex) {
-  constexpr std::uint32_t kNone = std::numeric_limits<std::uint32_t>::max();
   const std::size_t P = sys.procs.size();
-  // arrived(q, r): q is past its last ARRIVE of round r (rounds >= sys.rounds never arrive).
-  std::vector<std::vector<std::uint32_t>> arrive(P, std::vector<std::uint32_t>(sys.rounds, kNone));
-  for (std::size_t q = 0; q < P; ++q) {
-    const auto& prog = sys.procs[q].program;
-    for (std::uint32_t pc = 0; pc < prog.size(); ++pc) {
-      if (prog[pc].marker == Marker::Arrive && prog[pc].round < sys.rounds) arrive[q][prog[pc].round] = pc;
-    }
-  }
+  const Arrivals arrivals(sys);
   std::vector<std::uint32_t> pcs(P, 0);
   std::vector<std::int32_t> vals;
   for (const Semaphore& s : sys.semas) vals.push_back(s.initial);
-  auto arrived = [&](std::uint32_t q, std::uint32_t r) {
-    return r < sys.rounds && arrive[q][r] != kNone && pcs[q] > arrive[q][r];
-  };
+  auto arrived = [&](std::uint32_t q, std::uint32_t r) { return arrivals.arrived(q, r, pcs[q]); };
   for (std::size_t i = 0; i < cex.trace.size(); ++i) {
     const TraceEntry& e = cex.trace[i];
     if (e.proc >= P || pcs[e.proc] != e.pc || e.pc >= sys.procs[e.proc].program.size()) return false;

@@ -9,7 +9,6 @@ namespace {
 
 constexpr std::int64_t kMin = std::numeric_limits<std::int32_t>::min();
 constexpr std::int64_t kMax = std::numeric_limits<std::int32_t>::max();
-constexpr std::uint32_t kNever = std::numeric_limits<std::uint32_t>::max();
 
 // Promela's lexer reads -2147483648 as -(2147483648), which is not an int.
 std::string num(std::int64_t v) { return v == kMin ? "(-2147483647 - 1)" : std::to_string(v); }
@@ -43,24 +42,21 @@ std::string add(const std::string& s, std::int64_t d) {
   return out + s + " = " + s + " + (" + num(d) + ")";
 }
 
-struct Arrivals {
-  std::uint32_t rounds;
-  std::vector<std::vector<std::uint32_t>> last;  // last[q][r]: pc of q's last ARRIVE of round r
-  [[nodiscard]] std::string flag(std::uint32_t q, std::uint32_t r) const {
-    return "arr[" + std::to_string(q * rounds + r) + "]";
-  }
-  [[nodiscard]] std::string arrived(std::uint32_t q, std::uint32_t r) const {
-    return r < rounds && last[q][r] != kNever ? flag(q, r) : "false";
-  }
-};
+// One Promela bit per process and round, set at the ARRIVE that counts (Arrivals).
+std::string flag(const System& sys, std::uint32_t q, std::uint32_t r) {
+  return "arr[" + std::to_string(q * sys.rounds + r) + "]";
+}
+std::string arrived(const System& sys, const Arrivals& a, std::uint32_t q, std::uint32_t r) {
+  return a.last(q, r) != Arrivals::kNever ? flag(sys, q, r) : "false";
+}
 
 std::string depart(const System& sys, const Arrivals& a, std::uint32_t p, std::uint32_t round, const PromelaChecks& c) {
   std::string guaranteed = "true", global = "true";
   for (std::uint32_t q : sys.procs[p].guarantee) {
-    if (q != p && q < sys.procs.size()) guaranteed = both(guaranteed, a.arrived(q, round));
+    if (q != p && q < sys.procs.size()) guaranteed = both(guaranteed, arrived(sys, a, q, round));
   }
   for (std::uint32_t q = 0; q < sys.procs.size(); ++q) {
-    if (q != p && sys.procs[q].participant) global = both(global, a.arrived(q, round));
+    if (q != p && sys.procs[q].participant) global = both(global, arrived(sys, a, q, round));
   }
   std::string cond = "true";
   if (c.guarantees) cond = guaranteed;
@@ -98,13 +94,7 @@ std::string primitive(const System& sys, std::uint32_t pc, const SemaOp& op, con
 
 std::string to_promela(const System& sys, const PromelaChecks& checks) {
   const auto P = static_cast<std::uint32_t>(sys.procs.size());
-  Arrivals a{sys.rounds, std::vector<std::vector<std::uint32_t>>(P, std::vector<std::uint32_t>(sys.rounds, kNever))};
-  for (std::uint32_t q = 0; q < P; ++q) {
-    const auto& prog = sys.procs[q].program;
-    for (std::uint32_t pc = 0; pc < prog.size(); ++pc) {
-      if (prog[pc].marker == Marker::Arrive && prog[pc].round < sys.rounds) a.last[q][prog[pc].round] = pc;
-    }
-  }
+  const Arrivals a(sys);
   std::string out = "/* neffbar: " + std::to_string(P) + " processes, " + std::to_string(sys.semas.size()) +
                     " semaphores, " + std::to_string(sys.rounds) + " rounds, compare " +
                     (sys.compare == Compare::Ge ? ">=" : ">") + "; asserts:" + (checks.guarantees ? " guarantees" : "") +
@@ -120,7 +110,7 @@ std::string to_promela(const System& sys, const PromelaChecks& checks) {
       const Instr& in = prog[pc];
       std::string st;
       if (in.marker == Marker::Arrive) {
-        st = in.round < sys.rounds && a.last[p][in.round] == pc ? a.flag(p, in.round) + " = 1" : "skip";
+        st = a.last(p, in.round) == pc ? flag(sys, p, in.round) + " = 1" : "skip";
       } else if (in.marker == Marker::Depart) {
         st = depart(sys, a, p, in.round, checks);
       } else {

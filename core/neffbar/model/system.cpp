@@ -25,6 +25,15 @@ std::uint32_t SemaSpace::intern(std::uint64_t addr, System& sys) {
   return idx;
 }
 
+Arrivals::Arrivals(const System& sys) : rounds_(sys.rounds), last_(sys.procs.size() * std::size_t{sys.rounds}, kNever) {
+  for (std::size_t q = 0; q < sys.procs.size(); ++q) {
+    const auto& prog = sys.procs[q].program;
+    for (std::uint32_t pc = 0; pc < prog.size(); ++pc) {
+      if (prog[pc].marker == Marker::Arrive && prog[pc].round < rounds_) last_[q * rounds_ + prog[pc].round] = pc;
+    }
+  }
+}
+
 std::string describe(const System& sys, std::uint32_t proc, std::uint32_t pc) {
   const Process& p = sys.procs[proc];
   if (pc >= p.program.size()) return p.name + ": (end)";

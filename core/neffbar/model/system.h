@@ -77,6 +77,28 @@ constexpr std::int64_t effect(const SemaOp& op) {
 }
 
 // "c0.l1: wait_ge_and_dec(c0.l1#12 >= 1, -1)  [step 2 lane 0, round 0]"
+// When a process has arrived: q has arrived in round r once its pc is past its last
+// ARRIVE of round r; rounds >= sys.rounds, and rounds without an ARRIVE, are never
+// arrived.  One table for the explicit search, replay and the Promela export (the
+// persistent engine keeps its own, laid out for its periodic rounds).
+class Arrivals {
+ public:
+  static constexpr std::uint32_t kNever = 0xFFFF'FFFF;
+  explicit Arrivals(const System& sys);
+  // The pc of q's last ARRIVE of round r, or kNever.
+  [[nodiscard]] std::uint32_t last(std::uint32_t q, std::uint32_t r) const {
+    return r < rounds_ ? last_[std::size_t{q} * rounds_ + r] : kNever;
+  }
+  [[nodiscard]] bool arrived(std::uint32_t q, std::uint32_t r, std::uint32_t pc) const {
+    const std::uint32_t a = last(q, r);
+    return a != kNever && pc > a;
+  }
+
+ private:
+  std::uint32_t rounds_;
+  std::vector<std::uint32_t> last_;  // [q * rounds + r]
+};
+
 std::string describe(const System& sys, std::uint32_t proc, std::uint32_t pc);
 // Total instruction count (for budgets and progress output).
 std::size_t instruction_count(const System& sys);

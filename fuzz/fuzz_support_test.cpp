@@ -1,6 +1,7 @@
 // The fuzzing machinery itself: the schema-driven mutator is deterministic per seed,
 // keeps to its image, and always changes it; the crossover takes every leaf from one
-// parent; the slow-oracle sample draws about one distinct input in 1024.
+// parent; the slow-oracle sample draws about one distinct input in 1024; the property
+// driver crashes, naming the check, on a broken implementation.
 #include <gtest/gtest.h>
 
 #include <array>
@@ -13,6 +14,8 @@
 #include "config_mutator.h"
 #include "fuzz_check.h"
 #include "neffbar/schema.h"
+#include "property_fuzzer.h"
+#include "registry.h"
 
 namespace neffbar::fuzz {
 namespace {
@@ -120,6 +123,33 @@ TEST(SlowOracleSample, EveryInputWhenAsked) {
   EXPECT_TRUE(sample(in));
   EXPECT_TRUE(sample(in));
   unsetenv("NEFFBAR_FUZZ_EVERY");
+}
+
+// The byte driver has teeth too: P3 bound to a search that returns the last match
+// instead of the first crashes on some recorded input, naming the check; a target
+// naming no property crashes at once.
+TEST(PropertyDriver, ABrokenImplementationCrashesNamingTheCheck) {
+  const auto last_match = [](const TableImage& t, std::int64_t type, std::int64_t step) -> std::optional<SearchHit> {
+    if (step < 0 || step > 3 || type < 0 || type > 6) return std::nullopt;
+    std::optional<SearchHit> last;
+    for (int i = 0; i < std::min<int>(t.sizes[static_cast<std::size_t>(step)], 4); ++i) {
+      const TableEntry e = entry_at(t, static_cast<int>(step), i);
+      if (e.type == static_cast<std::uint32_t>(type)) last = SearchHit{e.op, i};
+    }
+    return last;
+  };
+  const auto broken = [&](const props::P3Input& in, props::Judge& j) { props::p3_search_agreement(in, last_match, j); };
+  const auto real = [](const props::P3Input& in, props::Judge& j) { props::p3_search_agreement(in, props::real_fast, j); };
+  const auto run_all = [](const auto& law) {
+    for (std::uint64_t seed = 1; seed <= 500; ++seed) {
+      props::RecordingSource rec(seed);
+      (void)props::draw_p3(rec);
+      run_from_bytes("p3_search", props::draw_p3, law, rec.bytes());
+    }
+  };
+  run_all(real);  // the real one passes on the same inputs
+  EXPECT_DEATH(run_all(broken), "neffbar property p3_search failed: faithful search == fast search");
+  EXPECT_DEATH(run_property("no_such_property", nullptr, 0), "no property named no_such_property");
 }
 
 }  // namespace

@@ -1,4 +1,5 @@
-// Writes the seed corpus of every fuzz target and their dictionaries:
+// Writes the seed corpus of every fuzz target and their dictionaries (and the property
+// targets' options):
 //   make_corpus OUT_DIR     -> OUT_DIR/<target>/<sha1-to-be>.seed, OUT_DIR/<target>.dict
 // (scripts/make-corpus renames the seeds to their sha1 and copies them into corpus/).
 // Seeds are real: configs composed for the reference topologies, their logs, the
@@ -16,6 +17,7 @@
 #include "neffbar/bytes.h"
 #include "neffbar/json_log.h"
 #include "neffbar/model/composer.h"
+#include "registry.h"
 
 namespace fs = std::filesystem;
 using namespace neffbar;
@@ -41,6 +43,48 @@ std::vector<Composition> compositions() {
     }
   }
   return out;
+}
+
+std::string le_token(std::uint64_t v, int width) {
+  std::string s = "\"";
+  for (int i = 0; i < width; ++i) {
+    char buf[8];
+    std::snprintf(buf, sizeof buf, "\\x%02X", static_cast<unsigned>((v >> (8 * i)) & 0xFF));
+    s += buf;
+  }
+  return s + "\"";
+}
+
+// The property targets (props/registry.h): seeds are the bytes of recorded random
+// choices (props/source.h RecordingSource), so each decodes to a typical input of the
+// property; plus the empty input (every choice the simplest) and all-ones (every choice
+// the last).  The dictionary holds the values an 8-byte choice (any64) turns into
+// directly: zero, all-ones, the int32 limits and, where random config bytes are drawn,
+// mapped semaphore addresses.  max_len is four times the longest seed.
+void write_property_targets(const fs::path& out) {
+  const SemaMapping m;
+  neffbar::props::for_each_property([&](const auto& p) {
+    const std::string target = "prop_" + std::string(p.name);
+    std::size_t longest = 0;
+    for (std::uint64_t seed = 1; seed <= 12; ++seed) {
+      neffbar::props::RecordingSource rec(seed);
+      (void)p.draw(rec);
+      longest = std::max(longest, rec.bytes().size());
+      put(out / target, "recorded" + std::to_string(seed), rec.bytes());
+    }
+    put(out / target, "empty", Bytes{});
+    put(out / target, "ones", Bytes(longest, 0xFF));
+    std::ofstream dict(out / (target + ".dict"));
+    for (std::uint64_t v : {std::uint64_t{0}, ~std::uint64_t{0}, std::uint64_t{INT32_MAX}, std::uint64_t{0x80000000u},
+                            std::uint64_t{1}, std::uint64_t{2}}) {
+      dict << le_token(v, 8) << "\n";
+    }
+    if (p.name == "p1_round_trip" || p.name == "p2_overlay") {
+      for (std::uint32_t id : {2u, 6u, 7u, 8u, 9u, 12u, 16u}) dict << le_token(m.sp_base(0x0100'0000, 1) + m.sema_offset(id, Window::Read), 8) << "\n";
+    }
+    std::ofstream(out / (target + ".options")) << "[libfuzzer]\nmax_len = " << std::max<std::size_t>(64, 4 * longest)
+                                                << "\ndict = " << target << ".dict\n";
+  });
 }
 
 }  // namespace
@@ -200,16 +244,9 @@ int main(int argc, char** argv) {
   for (const std::string& k : keys) json_dict << "\"\\\"" << k << "\\\"\"\n";
   std::ofstream bin_dict(out / "decode.dict");
   const SemaMapping m;
-  auto le = [](std::uint64_t v, int width) {
-    std::string s = "\"";
-    for (int i = 0; i < width; ++i) {
-      char buf[8];
-      std::snprintf(buf, sizeof buf, "\\x%02X", static_cast<unsigned>((v >> (8 * i)) & 0xFF));
-      s += buf;
-    }
-    return s + "\"";
-  };
+  const auto le = le_token;
   for (std::uint32_t id : {2u, 6u, 7u, 8u, 9u, 12u, 16u}) bin_dict << le(m.sp_base(0x0100'0000, 1) + m.sema_offset(id, Window::Read), 8) << "\n";
   for (std::uint32_t t : {1u, 2u, 3u, 4u, 0xFFFFFFFFu}) bin_dict << le(t, 4) << "\n";
+  write_property_targets(out);
   return 0;
 }

@@ -1,10 +1,22 @@
-# The one list of fuzz targets (fuzz/fuzz_<name>.cpp each).  fuzz/CMakeLists.txt
-# includes it; scripts/fuzz, scripts/coverage, scripts/run and fuzz/oss-fuzz/build.sh
-# read it with `cmake -P fuzz/targets.cmake`, which prints the names on one line (so
-# does the build target print_fuzz_targets, after simdjson's print_all_fuzzernames).
-set(NEFFBAR_FUZZ_TARGETS decode json search sema handshake barrier names cli)
+# The one list of fuzz targets.  fuzz/CMakeLists.txt includes it; scripts/fuzz,
+# scripts/coverage, scripts/run and fuzz/oss-fuzz/build.sh read it with
+# `cmake -P fuzz/targets.cmake`, which prints the names on one line (so does the build
+# target print_fuzz_targets, after simdjson's print_all_fuzzernames).
+#
+# Format targets (fuzz/fuzz_<name>.cpp) take raw bytes of one input format.  Property
+# targets prop_<property> run one property of props/registry.h from bytes (the same
+# law and generator rapidcheck runs in CI); their options and dictionaries are in
+# fuzz/properties/.
+set(NEFFBAR_FUZZ_FORMATS decode json search sema handshake barrier names cli)
+set(NEFFBAR_FUZZ_PROPERTIES p1_round_trip p2_overlay p3_search p4_fabrics p5_deadlock p5_faults p6_and p7_merge
+    p8_arithmetic p9_reuse p10_machine p11_oracle reductions persistent)
 set(NEFFBAR_FUZZ_CLI cli)                  # targets that link the CLI library (core/cli) too
 set(NEFFBAR_FUZZ_MUTATED decode barrier)  # targets with the schema-driven mutator
+
+set(NEFFBAR_FUZZ_TARGETS ${NEFFBAR_FUZZ_FORMATS})
+foreach(p IN LISTS NEFFBAR_FUZZ_PROPERTIES)
+  list(APPEND NEFFBAR_FUZZ_TARGETS prop_${p})
+endforeach()
 
 if(CMAKE_SCRIPT_MODE_FILE STREQUAL CMAKE_CURRENT_LIST_FILE)
   string(REPLACE ";" " " names "${NEFFBAR_FUZZ_TARGETS}")

@@ -1,12 +1,17 @@
 // How rapidcheck prints neffbar values in counterexamples (Boost.PFR, field by field).
 #pragma once
 
+#include <rapidcheck/Show.h>
+
 #include <ostream>
 
 #include "neffbar/config.h"
 #include "neffbar/model/composer.h"
 #include "neffbar/model/faults.h"
 #include "neffbar/tables.h"
+#include "neffbar/model/hypotheses.h"
+#include "neffbar/model/system.h"
+#include "neffbar/semaphore.h"
 
 namespace neffbar {
 
@@ -52,6 +57,40 @@ inline void showValue(const Topology& t, std::ostream& os) {
      << ", lowering=" << name(t.lowering) << "}";
 }
 inline void showValue(Fault f, std::ostream& os) { os << name(f); }
+inline void showValue(DecMode d, std::ostream& os) { os << name(d); }
+// A system as its programs, one instruction a line.
+inline void showValue(const System& s, std::ostream& os) {
+  os << "System{" << s.procs.size() << " procs, " << s.semas.size() << " semas, " << s.rounds << " rounds, "
+     << name(s.compare) << ", init=[";
+  for (std::size_t k = 0; k < s.semas.size(); ++k) os << (k ? "," : "") << s.semas[k].initial;
+  os << "]";
+  for (std::uint32_t p = 0; p < s.procs.size(); ++p) {
+    os << "\n  " << s.procs[p].name << (s.procs[p].participant ? "" : " (not a participant)") << " guarantee=[";
+    for (std::size_t i = 0; i < s.procs[p].guarantee.size(); ++i) os << (i ? "," : "") << s.procs[p].guarantee[i];
+    os << "]:";
+    for (std::uint32_t pc = 0; pc < s.procs[p].program.size(); ++pc) os << "\n    " << describe(s, p, pc);
+  }
+  os << "}";
+}
 }  // namespace model
+
+inline void showValue(Compare c, std::ostream& os) { os << model::name(c); }
+inline void showValue(const SemaOp& op, std::ostream& os) {
+  os << prim_name(op.prim) << "(s" << op.sema << ", " << op.value << ", dec " << op.dec << ")";
+}
+
+namespace props {
+// A property's typed input (properties.h), field by field in declaration order.
+template <class T>
+  requires requires { T::kPropertyInput; }
+void showValue(const T& v, std::ostream& os) {
+  os << "{";
+  boost::pfr::for_each_field(v, [&os](const auto& f, std::size_t i) {
+    if (i) os << ", ";
+    rc::show(f, os);
+  });
+  os << "}";
+}
+}  // namespace props
 
 }  // namespace neffbar

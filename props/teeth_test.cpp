@@ -6,6 +6,7 @@
 #include <rapidcheck/state.h>
 
 #include "properties.h"
+#include "rc_driver.h"
 
 namespace neffbar::props {
 namespace {
@@ -17,7 +18,7 @@ struct QuietListener : rc::detail::TestListener {
   void onTestFinished(const rc::detail::TestMetadata&, const rc::detail::TestResult&) override {}
 };
 
-// True when the property fails at the named check (its RC_ASSERT text), so a teeth test
+// True when the property fails at the named check (the text its Judge::require names), so a teeth test
 // cannot pass on an unrelated failure (an exception, a different assertion); otherwise
 // the failure says what happened instead.
 template <class Prop>
@@ -39,7 +40,12 @@ template <class Prop>
   return ::testing::AssertionSuccess();
 }
 
-const auto kCompose = [](const Topology& t) { return compose(t); };
+
+// Runs property `law` (bound to a broken implementation) on inputs from `draw`.
+template <class In, class Law>
+auto prop(In (*draw)(Source&), Law law) {
+  return [draw, law] { rc_run(draw, law); };
+}
 
 TEST(Teeth, P1_EncodeDroppingAReservedByte) {
   CodecImpl broken;
@@ -48,43 +54,48 @@ TEST(Teeth, P1_EncodeDroppingAReservedByte) {
     b[0x126] = 0;
     return b;
   };
-  EXPECT_TRUE(property_fails("RC_ASSERT(impl.encode(impl.decode(b)) == b)", [&] { p1_round_trip(broken); }));
+  EXPECT_TRUE(property_fails("encode(decode(bytes)) == bytes",
+                             prop(draw_p1, [&](const P1Input& in, Judge& j) { p1_round_trip(in, broken, j); })));
   CodecImpl log_broken;
   log_broken.full_log = [](const ConfigBytes& b) { return write_log(b, LogMode::Default); };  // not lossless
-  EXPECT_TRUE(property_fails("RC_ASSERT(*back == b)", [&] { p1_round_trip(log_broken); }));
-  EXPECT_FALSE(property_fails("", [] { p1_round_trip(CodecImpl{}); }, 50));  // and the real one passes
+  EXPECT_TRUE(property_fails("read_log(full log) == bytes",
+                             prop(draw_p1, [&](const P1Input& in, Judge& j) { p1_round_trip(in, log_broken, j); })));
+  // and the real one passes
+  EXPECT_FALSE(property_fails("", prop(draw_p1, [](const P1Input& in, Judge& j) { p1_round_trip(in, CodecImpl{}, j); }), 50));
 }
 
 TEST(Teeth, P2_OverlayShiftedByOneByte) {
-  EXPECT_TRUE(property_fails("RC_ASSERT(h.barrier_done ==", [] {
-    p2_overlay([](const ConfigBytes& b) {
-      HostBarrierConfig h;
-      h.barrier_start = load_le(b.data() + 1, 8);
-      h.barrier_done = load_le(b.data() + 9, 8);
-      return h;
-    });
-  }));
+  const HostViewFn shifted = [](const ConfigBytes& b) {
+    HostBarrierConfig h;
+    h.barrier_start = load_le(b.data() + 1, 8);
+    h.barrier_done = load_le(b.data() + 9, 8);
+    return h;
+  };
+  EXPECT_TRUE(property_fails("barrier_start overlays step 0",
+                             prop(draw_p2, [&](const P2Input& in, Judge& j) { p2_overlay(in, shifted, j); })));
 }
 
 TEST(Teeth, P3_SearchReturningTheLastMatch) {
-  EXPECT_TRUE(property_fails("RC_ASSERT(a == fast(t, type, step))", [] {
-    p3_search_agreement([](const TableImage& t, std::int64_t type, std::int64_t step) -> std::optional<SearchHit> {
-      if (step < 0 || step > 3 || type < 0 || type > 6) return std::nullopt;
-      std::optional<SearchHit> last;
-      const int n = std::min<int>(t.sizes[static_cast<std::size_t>(step)], 4);
-      for (int i = 0; i < n; ++i) {
-        const TableEntry e = entry_at(t, static_cast<int>(step), i);
-        if (e.type == static_cast<std::uint32_t>(type)) last = SearchHit{e.op, i};
-      }
-      return last;
-    });
-  }));
+  const FastSearchFn last_match = [](const TableImage& t, std::int64_t type, std::int64_t step) -> std::optional<SearchHit> {
+    if (step < 0 || step > 3 || type < 0 || type > 6) return std::nullopt;
+    std::optional<SearchHit> last;
+    const int n = std::min<int>(t.sizes[static_cast<std::size_t>(step)], 4);
+    for (int i = 0; i < n; ++i) {
+      const TableEntry e = entry_at(t, static_cast<int>(step), i);
+      if (e.type == static_cast<std::uint32_t>(type)) last = SearchHit{e.op, i};
+    }
+    return last;
+  };
+  EXPECT_TRUE(property_fails("faithful search == fast search",
+                             prop(draw_p3, [&](const P3Input& in, Judge& j) { p3_search_agreement(in, last_match, j); })));
 }
 
 TEST(Teeth, P4_SwitchTableWithAnEntryStepTwo) {
   TableImage bad = kSwitchTable;
   store_le(bad.steps.data() + 2 * 0x20 + 4, 4, 0);  // step 2 entry 0: EXIT -> ENTRY
-  EXPECT_TRUE(property_fails("RC_ASSERT(x.op == (s < 2 ? 0u : 1u))", [&] { p4_fabrics_agree(kCompose, bad); }, 20));
+  EXPECT_TRUE(property_fails("ENTRY in steps 0-1, EXIT in 2-3", prop(draw_p4, [&](const TopologyInput& in, Judge& j) {
+                               p4_fabrics_agree(in, real_compose, j, bad);
+                             }), 20));
 }
 
 // A composer that drops one lane: the last leader's last step-3 wait.
@@ -106,7 +117,7 @@ Result<Composition> drop_one_lane(const Topology& t) {
 // composer that, on the switch fabric only, raises every leader's first step-3 threshold: the
 // switch composition deadlocks where the default one does not.
 TEST(Teeth, P4_SwitchCompositionBroken) {
-  const auto broken_switch = [](const Topology& t) {
+  const Composer broken_switch = [](const Topology& t) {
     Result<Composition> c = compose(t);
     if (!c || t.fabric != Fabric::Switch) return c;
     for (ConfigBytes& bytes : c->configs) {
@@ -117,19 +128,25 @@ TEST(Teeth, P4_SwitchCompositionBroken) {
     }
     return c;
   };
-  EXPECT_TRUE(property_fails("RC_ASSERT(v == Verdict::Ok)", [&] { p4_fabrics_agree(broken_switch); }, 20));
+  EXPECT_TRUE(property_fails("composed on either fabric: OK", prop(draw_p4, [&](const TopologyInput& in, Judge& j) {
+                               p4_fabrics_agree(in, broken_switch, j);
+                             }), 20));
 }
 
 TEST(Teeth, P5_ComposerDroppingALane) {
-  EXPECT_TRUE(property_fails("RC_ASSERT(r.verdict == Verdict::Ok)", [] { p5_deadlock_freedom(drop_one_lane); }, 100));
+  EXPECT_TRUE(property_fails("composed: no DEADLOCK, UNSAFE, NOT_REUSABLE", prop(draw_p5, [](const TopologyInput& in, Judge& j) {
+                               p5_deadlock_freedom(in, drop_one_lane, j);
+                             }), 100));
 }
 
 TEST(Teeth, P5_ACheckerThatSaysOk) {
-  EXPECT_TRUE(property_fails("RC_ASSERT(r.verdict != Verdict::Ok)", [] { p5_faults_are_caught([](const System&) { return CheckResult{}; }); }, 50));
+  EXPECT_TRUE(property_fails("a fault gives a failing verdict", prop(draw_p5_faults, [](const P5FaultInput& in, Judge& j) {
+                               p5_faults_are_caught(in, [](const System&) { return CheckResult{}; }, j);
+                             }), 50));
 }
 
 TEST(Teeth, P6_WaitsWithThresholdZero) {
-  const auto no_wait = [](const Topology& t) {
+  const Composer no_wait = [](const Topology& t) {
     Result<Composition> c = compose(t);
     for (auto& bytes : c->configs) {
       BarrierConfigs cfg = *decode(bytes);
@@ -138,7 +155,8 @@ TEST(Teeth, P6_WaitsWithThresholdZero) {
     }
     return c;
   };
-  EXPECT_TRUE(property_fails("RC_ASSERT((pcs[p] > depart) == covered)", [&] { p6_all_leaders_and(no_wait); }, 200));
+  EXPECT_TRUE(property_fails("p departs iff every leader of its guarantee arrived",
+                             prop(draw_p6, [&](const P6Input& in, Judge& j) { p6_all_leaders_and(in, no_wait, j); }), 200));
 }
 
 TEST(Teeth, P7_HostCcAsNonZero) {
@@ -146,80 +164,84 @@ TEST(Teeth, P7_HostCcAsNonZero) {
     if (ctx.size() <= 0x231) return is_host_cc(ctx);  // same error for short blobs
     return ctx[0x231] != 0;
   };
-  EXPECT_TRUE(property_fails("RC_ASSERT((addrs->at(i) == host_done) == *hcc)", [&] { p7_host_cc_merge(nonzero); }));
+  EXPECT_TRUE(property_fails("leader done address == host barrier_done iff host-CC",
+                             prop(draw_p7, [&](const CtxInput& in, Judge& j) { p7_host_cc_merge(in, nonzero, j); })));
 }
 
 TEST(Teeth, P8_WrongCarryAndNonZeroHostCc) {
-  EXPECT_TRUE(property_fails("RC_ASSERT(from_al(al) == (((0u - cf) & ~3u) + 6u))", [] {
-    p8_sema_id_arithmetic([](std::uint8_t al) { return al <= 1 ? 2u : 6u; }, is_host_cc);  // cmp al,2
-  }));
-  EXPECT_TRUE(property_fails("RC_ASSERT(*host_cc(ctx) == (ctx[ctx_layout::kHostCc] == 1))", [] {
-    p8_sema_id_arithmetic(leader_done_sema_id_from_al,
-                          [](std::span<const std::uint8_t> c) -> Result<bool> { return c[0x231] != 0; });
-  }));
+  EXPECT_TRUE(property_fails("sema id == (-(al <u 1) & ~3) + 6", prop(draw_p8, [](const P8Input& in, Judge& j) {
+                               p8_sema_id_arithmetic(in, [](std::uint8_t al) { return al <= 1 ? 2u : 6u; }, is_host_cc, j);  // cmp al,2
+                             })));
+  EXPECT_TRUE(property_fails("is_host_cc == (ctx[0x231] == 1)", prop(draw_p8, [](const P8Input& in, Judge& j) {
+                               p8_sema_id_arithmetic(in, leader_done_sema_id_from_al,
+                                                     [](std::span<const std::uint8_t> c) -> Result<bool> { return c[0x231] != 0; }, j);
+                             })));
 }
 
 TEST(Teeth, P9_DecrementOneWithThresholdTwo) {
   // A composer that always wires counters (threshold L >= 2) while the machine
   // decrements by 1: the residue must be caught.
-  EXPECT_TRUE(property_fails("RC_ASSERT(v == Verdict::Ok)", [] {
-    p9_reusability([](const Topology& t) {
-      Topology c = t;
-      c.wiring = Wiring::Counting;
-      return compose(c);
-    });
-  }, 100));
+  const Composer counting = [](const Topology& t) {
+    Topology c = t;
+    c.wiring = Wiring::Counting;
+    return compose(c);
+  };
+  EXPECT_TRUE(property_fails("k rounds: OK", prop(draw_p9, [&](const P9Input& in, Judge& j) { p9_reusability(in, counting, j); }), 100));
 }
 
 TEST(Teeth, P10_GtInsteadOfGe) {
-  EXPECT_TRUE(property_fails("RC_ASSERT(got == m.outcome(op, cmp))", [] {
-    p10_semaphore_machine([](std::span<std::int32_t> f, const SemaOp& op, Compare) { return apply(f, op, Compare::Gt); });
-  }));
-  EXPECT_TRUE(property_fails("RC_ASSERT(got == m.outcome(op, cmp))", [] {  // wraps instead of reporting overflow
-    p10_semaphore_machine([](std::span<std::int32_t> f, const SemaOp& op, Compare c) {
-      if (op.prim == Prim::Inc && f[op.sema] == INT32_MAX) {
-        f[op.sema] = INT32_MIN;
-        return Outcome::Done;
-      }
-      return apply(f, op, c);
-    });
-  }));
+  const ApplyFn gt = [](std::span<std::int32_t> f, const SemaOp& op, Compare) { return apply(f, op, Compare::Gt); };
+  EXPECT_TRUE(property_fails("machine outcome == model outcome",
+                             prop(draw_p10, [&](const P10Input& in, Judge& j) { p10_semaphore_machine(in, gt, j); })));
+  const ApplyFn wraps = [](std::span<std::int32_t> f, const SemaOp& op, Compare c) {  // instead of reporting overflow
+    if (op.prim == Prim::Inc && f[op.sema] == INT32_MAX) {
+      f[op.sema] = INT32_MIN;
+      return Outcome::Done;
+    }
+    return apply(f, op, c);
+  };
+  EXPECT_TRUE(property_fails("machine outcome == model outcome",
+                             prop(draw_p10, [&](const P10Input& in, Judge& j) { p10_semaphore_machine(in, wraps, j); })));
 }
 
 TEST(Teeth, P11_OracleIgnoringThresholds) {
-  EXPECT_TRUE(property_fails("RC_ASSERT((*o & mask) == got)", [] { p11_oracle_agrees([](const System& s) -> std::optional<std::uint32_t> {
+  const OracleFn blind = [](const System& s) -> std::optional<std::uint32_t> {
     return oracle_applies(s) ? std::optional<std::uint32_t>(0) : std::nullopt;
-  }); }, 200));
+  };
+  EXPECT_TRUE(property_fails("the oracle's failure kinds == the checker's",
+                             prop(draw_p11, [&](const P11Input& in, Judge& j) { p11_oracle_agrees(in, blind, j); }), 200));
 }
 
 TEST(Teeth, ReductionsMissingADeadlock) {  // a search that stops looking for dead ends
-  EXPECT_TRUE(property_fails("RC_ASSERT(r.found_mask == ref.found_mask)", [] {
-    reductions_agree_with_the_reference([](const System& s, const CheckOptions& o) {
-      CheckResult r = check(s, o);
-      r.found_mask &= ~bit(Verdict::Deadlock);
-      return r;
-    });
-  }));
+  const CheckFn blind = [](const System& s, const CheckOptions& o) {
+    CheckResult r = check(s, o);
+    r.found_mask &= ~bit(Verdict::Deadlock);
+    return r;
+  };
+  EXPECT_TRUE(property_fails("every reduction finds the reference checker's failure kinds",
+                             prop(draw_reductions, [&](const ReductionInput& in, Judge& j) {
+                               reductions_agree_with_the_reference(in, blind, j);
+                             })));
 }
 
 TEST(Teeth, PersistentEngineIgnoringTheCompare) {  // GT read as GE: the equality of the wait slips
-  EXPECT_TRUE(property_fails("RC_ASSERT(replay(sys, *p->cex))", [] {
-    persistent_engine_agrees([](const System& s, const PersistentOptions& o) {
-      System ge = s;
-      ge.compare = Compare::Ge;
-      return check_persistent(ge, o);
-    });
-  }));
+  const PersistentFn ge = [](const System& s, const PersistentOptions& o) {
+    System g = s;
+    g.compare = Compare::Ge;
+    return check_persistent(g, o);
+  };
+  EXPECT_TRUE(property_fails("persistent failure kinds == unreduced explicit search's",
+                             prop(draw_persistent, [&](const SystemInput& in, Judge& j) { persistent_engine_agrees(in, ge, j); })));
 }
 
 TEST(Teeth, PersistentEngineMissingResidues) {  // a free run that forgets the values
-  EXPECT_TRUE(property_fails("RC_ASSERT(p->found_mask == e.found_mask)", [] {
-    persistent_engine_agrees([](const System& s, const PersistentOptions& o) {
-      Result<CheckResult> r = check_persistent(s, o);
-      if (r) r->found_mask &= ~bit(Verdict::NotReusable);
-      return r;
-    });
-  }));
+  const PersistentFn forgets = [](const System& s, const PersistentOptions& o) {
+    Result<CheckResult> r = check_persistent(s, o);
+    if (r) r->found_mask &= ~bit(Verdict::NotReusable);
+    return r;
+  };
+  EXPECT_TRUE(property_fails("persistent failure kinds == unreduced explicit search's",
+                             prop(draw_persistent, [&](const SystemInput& in, Judge& j) { persistent_engine_agrees(in, forgets, j); })));
 }
 
 }  // namespace

@@ -21,10 +21,12 @@ read -ra targets <<< "$(cmake -P "$here/fuzz/targets.cmake")"
 cmake --build "$work/neffbar-build" --target "${targets[@]/#/fuzz_}"
 mkdir -p "$OUT"
 for t in "${targets[@]}"; do
+  files="$here/fuzz"  # options and dictionary; the property targets keep theirs in fuzz/properties/
+  [[ $t == prop_* ]] && files="$here/fuzz/properties"
   cp "$work/neffbar-build/fuzz/fuzz_$t" "$OUT/"
-  cp "$here/fuzz/$t.options" "$OUT/fuzz_$t.options"
+  cp "$files/$t.options" "$OUT/fuzz_$t.options"
   sed -i "s/^dict = .*/dict = fuzz_$t.dict/" "$OUT/fuzz_$t.options"
-  cp "$here/fuzz/$t.dict" "$OUT/fuzz_$t.dict"
+  cp "$files/$t.dict" "$OUT/fuzz_$t.dict"
   rm -f "$OUT/fuzz_${t}_seed_corpus.zip"
   (cd "$here/corpus/$t" && zip -q -r "$OUT/fuzz_${t}_seed_corpus.zip" .)
 done

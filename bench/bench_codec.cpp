@@ -3,6 +3,8 @@
 // JSON reader.
 #include <benchmark/benchmark.h>
 
+#include "measured.h"
+
 #include <cinttypes>
 #include <cstdio>
 #include <cstring>
@@ -12,6 +14,8 @@
 #include "neffbar/json_log.h"
 
 namespace {
+
+using neffbar::bench::measured;
 
 using namespace neffbar;
 
@@ -26,26 +30,32 @@ const ConfigBytes kBytes = sample();
 void BM_Codec_Memcpy_Floor(benchmark::State& state) {
   ConfigBytes out;
   for (auto _ : state) {
-    benchmark::DoNotOptimize(kBytes.data());
-    std::memcpy(out.data(), kBytes.data(), out.size());
-    benchmark::DoNotOptimize(out);
+    measured([&] {
+      benchmark::DoNotOptimize(kBytes.data());
+      std::memcpy(out.data(), kBytes.data(), out.size());
+      benchmark::DoNotOptimize(out);
+    });
   }
 }
 void BM_Codec_Decode(benchmark::State& state) {
   BarrierConfigs c;
   for (auto _ : state) {
-    benchmark::DoNotOptimize(kBytes.data());
-    decode_into(kBytes, c);
-    benchmark::DoNotOptimize(c);
+    measured([&] {
+      benchmark::DoNotOptimize(kBytes.data());
+      decode_into(kBytes, c);
+      benchmark::DoNotOptimize(c);
+    });
   }
 }
 void BM_Codec_Encode(benchmark::State& state) {
   const BarrierConfigs c = *decode(kBytes);
   ConfigBytes out;
   for (auto _ : state) {
-    benchmark::DoNotOptimize(&c);
-    encode_into(c, out);
-    benchmark::DoNotOptimize(out);
+    measured([&] {
+      benchmark::DoNotOptimize(&c);
+      encode_into(c, out);
+      benchmark::DoNotOptimize(out);
+    });
   }
 }
 
@@ -90,24 +100,30 @@ std::size_t snprintf_logger(const ConfigBytes& b, char* buf, std::size_t cap) {
 void BM_Log_Snprintf_Baseline(benchmark::State& state) {
   char buf[8192];
   for (auto _ : state) {
-    benchmark::DoNotOptimize(kBytes.data());
-    benchmark::DoNotOptimize(snprintf_logger(kBytes, buf, sizeof buf));
+    measured([&] {
+      benchmark::DoNotOptimize(kBytes.data());
+      benchmark::DoNotOptimize(snprintf_logger(kBytes, buf, sizeof buf));
+    });
   }
 }
 void BM_Log_Writer(benchmark::State& state) {
   std::string out;
   out.reserve(4096);
   for (auto _ : state) {
-    out.clear();
-    write_log(kBytes, LogMode::Default, out);
-    benchmark::DoNotOptimize(out.data());
+    measured([&] {
+      out.clear();
+      write_log(kBytes, LogMode::Default, out);
+      benchmark::DoNotOptimize(out.data());
+    });
   }
 }
 void BM_Log_Reader(benchmark::State& state) {
   const std::string text = write_log(kBytes, LogMode::Full);
   for (auto _ : state) {
-    const Result<ConfigBytes> r = read_log(text);
-    benchmark::DoNotOptimize(r.ok());
+    measured([&] {
+      const Result<ConfigBytes> r = read_log(text);
+      benchmark::DoNotOptimize(r.ok());
+    });
   }
   state.SetBytesProcessed(static_cast<std::int64_t>(state.iterations() * text.size()));
 }

@@ -3,11 +3,15 @@
 // engine must do) and against the explicit search on the largest system both decide.
 #include <benchmark/benchmark.h>
 
+#include "measured.h"
+
 #include "neffbar/model/engine.h"
 #include "neffbar/model/matrix.h"
 #include "neffbar/model/lowering.h"
 
 namespace {
+
+using neffbar::bench::measured;
 
 using namespace neffbar;
 using namespace neffbar::model;
@@ -20,14 +24,16 @@ System composed(std::uint32_t chips, std::uint32_t leaders, bool host_cc, std::u
 void BM_Persistent_Check(benchmark::State& state) {
   const System sys = composed(static_cast<std::uint32_t>(state.range(0)), static_cast<std::uint32_t>(state.range(1)), true, 1,
                               Lowering::Hierarchical);
-  std::uint64_t instructions = 0;
+  std::uint64_t steps = 0;
   for (auto _ : state) {
-    const Result<CheckResult> r = check_persistent(sys);
-    instructions += r->states;
-    benchmark::DoNotOptimize(r->verdict);
+    measured([&] {
+      const Result<CheckResult> r = check_persistent(sys);
+      steps += r->states;
+      benchmark::DoNotOptimize(r->verdict);
+    });
   }
-  state.counters["instructions"] =
-      benchmark::Counter(static_cast<double>(instructions) / static_cast<double>(state.iterations()));
+  // (Named steps: "instructions" is the machine-instruction count scripts/bench-count adds.)
+  state.counters["steps"] = benchmark::Counter(static_cast<double>(steps) / static_cast<double>(state.iterations()));
 }
 BENCHMARK(BM_Persistent_Check)->Args({4, 4})->Args({16, 4})->Args({64, 4})->Unit(benchmark::kMillisecond);
 
@@ -36,11 +42,13 @@ BENCHMARK(BM_Persistent_Check)->Args({4, 4})->Args({16, 4})->Args({64, 4})->Unit
 void BM_Persistent_Floor(benchmark::State& state) {
   const System sys = composed(64, 4, true, 1, Lowering::Hierarchical);
   for (auto _ : state) {
-    std::int64_t sum = 0;
-    for (const Process& p : sys.procs) {
-      for (const Instr& in : p.program) sum += in.marker == Marker::None ? effect(in.op) + in.op.sema : 1;
-    }
-    benchmark::DoNotOptimize(sum);
+    measured([&] {
+      std::int64_t sum = 0;
+      for (const Process& p : sys.procs) {
+        for (const Instr& in : p.program) sum += in.marker == Marker::None ? effect(in.op) + in.op.sema : 1;
+      }
+      benchmark::DoNotOptimize(sum);
+    });
   }
 }
 BENCHMARK(BM_Persistent_Floor)->Unit(benchmark::kMicrosecond);
@@ -49,9 +57,11 @@ BENCHMARK(BM_Persistent_Floor)->Unit(benchmark::kMicrosecond);
 void BM_Persistent_EndToEnd(benchmark::State& state) {
   const auto rounds = static_cast<std::uint32_t>(state.range(0));
   for (auto _ : state) {
-    const System sys = composed(64, 4, true, rounds, Lowering::Hierarchical);
-    const Result<CheckResult> r = check_persistent(sys);
-    benchmark::DoNotOptimize(r->verdict);
+    measured([&] {
+      const System sys = composed(64, 4, true, rounds, Lowering::Hierarchical);
+      const Result<CheckResult> r = check_persistent(sys);
+      benchmark::DoNotOptimize(r->verdict);
+    });
   }
 }
 BENCHMARK(BM_Persistent_EndToEnd)->Arg(1)->Arg(1000)->Unit(benchmark::kMillisecond);
@@ -66,8 +76,10 @@ void BM_Engine(benchmark::State& state) {
   o.check.guarantee = GuaranteeMode::Declared;
   o.check.symmetry_hints = low.hints;  // the explicit search at its best: every reduction
   for (auto _ : state) {
-    const Result<CheckResult> r = decide(sys, o);
-    benchmark::DoNotOptimize(r->verdict);
+    measured([&] {
+      const Result<CheckResult> r = decide(sys, o);
+      benchmark::DoNotOptimize(r->verdict);
+    });
   }
   state.SetLabel(state.range(0) ? "persistent" : "explicit");
 }
@@ -78,8 +90,10 @@ void BM_FullTable(benchmark::State& state) {
   MatrixOptions o;
   o.full = true;
   for (auto _ : state) {
-    const auto rows = run_matrix(o);
-    benchmark::DoNotOptimize(rows.size());
+    measured([&] {
+      const auto rows = run_matrix(o);
+      benchmark::DoNotOptimize(rows.size());
+    });
   }
 }
 BENCHMARK(BM_FullTable)->Iterations(1)->Unit(benchmark::kSecond);

@@ -2,6 +2,8 @@
 // a constexpr 64-entry array), over every (fabric, type, step) and a random stream.
 #include <benchmark/benchmark.h>
 
+#include "measured.h"
+
 #include <array>
 #include <random>
 #include <vector>
@@ -9,6 +11,8 @@
 #include "neffbar/search.h"
 
 namespace {
+
+using neffbar::bench::measured;
 
 using namespace neffbar;
 
@@ -45,8 +49,10 @@ template <class F>
 void run(benchmark::State& state, const std::vector<Query>& qs, F f) {
   std::uint64_t acc = 0;
   for (auto _ : state) {
-    for (const Query& q : qs) acc += f(q);
-    benchmark::DoNotOptimize(acc);
+    measured([&] {
+      for (const Query& q : qs) acc += f(q);
+      benchmark::DoNotOptimize(acc);
+    });
   }
   state.SetItemsProcessed(static_cast<std::int64_t>(state.iterations() * qs.size()));
 }

@@ -1,0 +1,279 @@
+"""The benchmark history (scripts/bench-history): records, change points, the report
+and the Google Benchmark JSON export.  No third-party modules: the charts are SVG
+written here.
+
+A record (one line of DIR/history.jsonl) is one benchmark run of one commit:
+  {"commit", "subject", "date" (the commit's), "recorded", "tree" ("clean"/"dirty"),
+   "machine": {"cpu", "cores", "kernel", "host"},
+   "benchmarks": {name: {"median_ns", "iqr_ns", "reps_ns", "floor", "instructions"}}}
+"""
+import html
+import json
+import math
+import os
+import platform
+import statistics
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from bench_ratios import floor_of, mann_whitney_p  # noqa: E402
+
+# Change detection over the series (see changes()).
+WINDOW = 3          # commits pooled on each side of a candidate change
+ALPHA = 0.01        # Mann-Whitney two-sided p below which a time shift is real
+MIN_SHIFT = 0.05    # and the shift of the median time/floor at least this
+COUNT_SHIFT = 0.01  # instruction counts are exact: a 1 % change is a change
+
+
+# ----------------------------------------------------------------------- records --
+def machine():
+    cpu = platform.processor() or platform.machine()
+    try:
+        with open("/proc/cpuinfo") as f:
+            for line in f:
+                if line.startswith("model name"):
+                    cpu = line.split(":", 1)[1].strip()
+                    break
+    except OSError:
+        pass
+    return {"cpu": cpu, "cores": os.cpu_count(), "kernel": platform.release(), "host": platform.node()}
+
+
+def quantile(xs, q):
+    xs = sorted(xs)
+    if not xs:
+        return 0.0
+    k = (len(xs) - 1) * q
+    lo, hi = math.floor(k), math.ceil(k)
+    return xs[lo] + (xs[hi] - xs[lo]) * (k - lo)
+
+
+def record_from_run(run, commit, subject, date, recorded, tree):
+    """A history record from a Google Benchmark JSON run (dict) with repetitions."""
+    unit = {"ns": 1, "us": 1e3, "ms": 1e6, "s": 1e9}
+    reps, counts = {}, {}
+    for b in run["benchmarks"]:
+        name = b.get("run_name", b["name"])
+        if b.get("instructions") is not None:
+            counts[name] = float(b["instructions"])
+        if b.get("run_type", "iteration") == "iteration":
+            reps.setdefault(name, []).append(b["cpu_time"] * unit[b.get("time_unit", "ns")])
+    benchmarks = {}
+    for name, xs in reps.items():
+        benchmarks[name] = {"median_ns": statistics.median(xs), "iqr_ns": quantile(xs, 0.75) - quantile(xs, 0.25),
+                            "reps_ns": xs, "floor": floor_of(name), "instructions": counts.get(name)}
+    return {"commit": commit, "subject": subject, "date": date, "recorded": recorded, "tree": tree,
+            "machine": machine(), "benchmarks": benchmarks}
+
+
+def load(path):
+    if not os.path.exists(path):
+        return []
+    with open(path) as f:
+        return [json.loads(line) for line in f if line.strip()]
+
+
+def append(path, record):
+    """Appends `record`; a dirty-tree record replaces an earlier dirty one of the same commit."""
+    records = load(path)
+    if record["tree"] == "dirty":
+        records = [r for r in records if not (r["commit"] == record["commit"] and r["tree"] == "dirty")]
+    records.append(record)
+    os.makedirs(os.path.dirname(os.path.abspath(path)), exist_ok=True)
+    with open(path, "w") as f:
+        for r in records:
+            f.write(json.dumps(r, sort_keys=True) + "\n")
+
+
+def ratios(record, name):
+    """time / floor-median of each repetition of `name` in `record` (None without a floor)."""
+    b = record["benchmarks"].get(name)
+    f = record["benchmarks"].get(b["floor"]) if b and b.get("floor") else None
+    if not b or not f or f["median_ns"] <= 0:
+        return None
+    return [x / f["median_ns"] for x in b["reps_ns"]]
+
+
+# ----------------------------------------------------------------- change points --
+def changes(records, name):
+    """Change points of benchmark `name` over the series (oldest first):
+
+    - time: a windowed Mann-Whitney test.  At each commit i, the time/floor repetitions
+      of up to WINDOW commits before i are pooled against those of i and up to WINDOW-1
+      after; a candidate has p < ALPHA and a median shift of at least MIN_SHIFT.  A
+      candidate is kept when no other candidate within WINDOW commits has a smaller p
+      (a step shows as a run of candidates around it; the step itself is the best).
+    - instructions: exact, commit to commit: a change of COUNT_SHIFT or more.
+
+    Returns [{"index", "commit", "kind", "shift", "p"}]."""
+    out = []
+    series = [ratios(r, name) for r in records]
+    cands = []
+    for i in range(1, len(records)):
+        before = [x for s in series[max(0, i - WINDOW):i] if s for x in s]
+        after = [x for s in series[i:i + WINDOW] if s for x in s]
+        if len(before) < 2 or len(after) < 2 or not series[i] or not series[i - 1]:
+            continue
+        p = mann_whitney_p(before, after)
+        shift = statistics.median(after) / statistics.median(before) - 1
+        if p is not None and p < ALPHA and abs(shift) >= MIN_SHIFT:
+            cands.append((i, p, shift))
+    for i, p, shift in cands:
+        if all(not (abs(j - i) <= WINDOW and (q < p or (q == p and j < i))) for j, q, _ in cands if j != i):
+            out.append({"index": i, "commit": records[i]["commit"], "kind": "time", "shift": shift, "p": p})
+    for i in range(1, len(records)):
+        a = records[i - 1]["benchmarks"].get(name, {}).get("instructions")
+        b = records[i]["benchmarks"].get(name, {}).get("instructions")
+        if a and b and abs(b / a - 1) >= COUNT_SHIFT:
+            out.append({"index": i, "commit": records[i]["commit"], "kind": "instructions", "shift": b / a - 1, "p": None})
+    return sorted(out, key=lambda c: (c["index"], c["kind"]))
+
+
+def all_names(records):
+    names = set()
+    for r in records:
+        names |= set(r["benchmarks"])
+    return sorted(names)
+
+
+# ------------------------------------------------------------------------ report --
+COLOR_TIME, COLOR_COUNT, COLOR_CHANGE = "#1f77b4", "#ff7f0e", "#d62728"
+
+
+def svg_chart(records, name, found):
+    """One chart: time/floor (median, IQR whiskers; left axis) and instructions (right
+    axis), commits on the x axis, change points as red dashed lines."""
+    w, h, left, right, top, bottom = 720, 240, 60, 70, 20, 60
+    n = len(records)
+    xs = [left + (w - left - right) * (i + 0.5) / max(n, 1) for i in range(n)]
+    med, lo, hi, cnt = [], [], [], []
+    for r in records:
+        s = ratios(r, name)
+        med.append(statistics.median(s) if s else None)
+        lo.append(quantile(s, 0.25) if s else None)
+        hi.append(quantile(s, 0.75) if s else None)
+        cnt.append(r["benchmarks"].get(name, {}).get("instructions"))
+    parts = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{w}" height="{h}" class="chart" '
+             f'data-benchmark="{html.escape(name)}">',
+             f'<rect x="0" y="0" width="{w}" height="{h}" fill="white"/>',
+             f'<rect x="{left}" y="{top}" width="{w - left - right}" height="{h - top - bottom}" fill="none" stroke="#999"/>']
+
+    def scale(values, lo_v, hi_v):
+        span = (hi_v - lo_v) or abs(hi_v) or 1.0
+        return lambda v: top + (h - top - bottom) * (1 - (v - lo_v) / span)
+
+    present = [v for v in lo + hi if v is not None]
+    if present:
+        vmin, vmax = min(present) * 0.95, max(present) * 1.05
+        y = scale(present, vmin, vmax)
+        for v in (vmin, vmax):
+            parts.append(f'<text x="{left - 4}" y="{y(v) + 4:.1f}" font-size="10" text-anchor="end">{v:.3g}</text>')
+        parts.append(f'<text x="12" y="{top + (h - top - bottom) / 2:.1f}" font-size="10" '
+                     f'transform="rotate(-90 12 {top + (h - top - bottom) / 2:.1f})" text-anchor="middle">time / floor</text>')
+        pts = [(xs[i], y(m)) for i, m in enumerate(med) if m is not None]
+        if len(pts) > 1:
+            parts.append(f'<polyline fill="none" stroke="{COLOR_TIME}" stroke-width="2.5" points="'
+                         + " ".join(f"{a:.1f},{b:.1f}" for a, b in pts) + '"/>')
+        for i, m in enumerate(med):
+            if m is None:
+                continue
+            parts.append(f'<line x1="{xs[i]:.1f}" x2="{xs[i]:.1f}" y1="{y(lo[i]):.1f}" y2="{y(hi[i]):.1f}" '
+                         f'stroke="{COLOR_TIME}" stroke-width="2"/>')
+            parts.append(f'<circle cx="{xs[i]:.1f}" cy="{y(m):.1f}" r="5" fill="{COLOR_TIME}"/>')
+    counts = [c for c in cnt if c]
+    if counts:
+        cmin, cmax = min(counts) * 0.98, max(counts) * 1.02
+        y = scale(counts, cmin, cmax)
+        for v in (cmin, cmax):
+            parts.append(f'<text x="{w - right + 4}" y="{y(v) + 4:.1f}" font-size="10" fill="{COLOR_COUNT}">{v:.4g}</text>')
+        pts = [(xs[i], y(c)) for i, c in enumerate(cnt) if c]
+        if len(pts) > 1:
+            parts.append(f'<polyline fill="none" stroke="{COLOR_COUNT}" stroke-width="2" stroke-dasharray="6 3" points="'
+                         + " ".join(f"{a:.1f},{b:.1f}" for a, b in pts) + '"/>')
+        for a, b in pts:
+            parts.append(f'<rect x="{a - 4:.1f}" y="{b - 4:.1f}" width="8" height="8" fill="{COLOR_COUNT}"/>')
+    for c in found:
+        x = (xs[c["index"] - 1] + xs[c["index"]]) / 2
+        parts.append(f'<line x1="{x:.1f}" x2="{x:.1f}" y1="{top}" y2="{h - bottom}" stroke="{COLOR_CHANGE}" '
+                     f'stroke-width="3" stroke-dasharray="8 4" class="change"/>')
+        parts.append(f'<text x="{x + 3:.1f}" y="{top + 12 + (12 if c["kind"] == "instructions" else 0)}" font-size="11" '
+                     f'fill="{COLOR_CHANGE}">{c["kind"]} {100 * c["shift"]:+.1f} %</text>')
+    for i, r in enumerate(records):
+        label = r["commit"][:8] + ("*" if r.get("tree") == "dirty" else "")
+        parts.append(f'<text x="{xs[i]:.1f}" y="{h - bottom + 14}" font-size="10" text-anchor="end" '
+                     f'transform="rotate(-40 {xs[i]:.1f} {h - bottom + 14})">{html.escape(label)}</text>')
+    parts.append("</svg>")
+    return "\n".join(parts)
+
+
+def report(records, out_dir):
+    """Writes out_dir/index.html (a chart per benchmark) and out_dir/summary.md; returns
+    {name: change points}."""
+    os.makedirs(out_dir, exist_ok=True)
+    found = {name: changes(records, name) for name in all_names(records)}
+    first, last = (records[0], records[-1]) if records else ({}, {})
+    doc = ["<!DOCTYPE html>", "<html><head><meta charset='utf-8'><title>neffbar benchmark history</title>",
+           "<style>body{font-family:sans-serif;margin:20px} .bench{margin-bottom:24px} "
+           "h2{font-size:15px;margin:4px 0} .cp{color:#d62728}</style></head><body>",
+           "<h1>neffbar benchmark history</h1>",
+           f"<p>{len(records)} commits, {html.escape(first.get('commit', '')[:8])} .. "
+           f"{html.escape(last.get('commit', '')[:8])}; machine: {html.escape(str(last.get('machine', {}).get('cpu', '?')))}. "
+           f"<span style='color:{COLOR_TIME}'>&#9679; time / floor (median, IQR)</span>, "
+           f"<span style='color:{COLOR_COUNT}'>&#9632; instructions per operation</span>, "
+           f"<span class='cp'>- - change point</span> (windowed Mann-Whitney on time, p &lt; {ALPHA}, shift &ge; "
+           f"{100 * MIN_SHIFT:.0f} %; instruction counts exact, &ge; {100 * COUNT_SHIFT:.0f} %). * = uncommitted tree.</p>"]
+    md = ["# neffbar benchmark history", "",
+          f"{len(records)} commits; time is median cpu time / the floor's median in the same run; "
+          f"instructions are per operation (callgrind). Change points: windowed Mann-Whitney on time "
+          f"(window {WINDOW}, p < {ALPHA}, shift >= {100 * MIN_SHIFT:.0f} %), exact on counts (>= {100 * COUNT_SHIFT:.0f} %).", "",
+          "| benchmark | last time/floor | last instructions | change points |", "|---|---|---|---|"]
+    for name, cps in found.items():
+        doc.append(f"<div class='bench'><h2>{html.escape(name)}"
+                   + "".join(f" <span class='cp'>[{c['kind']} {100 * c['shift']:+.1f} % at {c['commit'][:8]}]</span>" for c in cps)
+                   + "</h2>")
+        doc.append(svg_chart(records, name, cps))
+        doc.append("</div>")
+        s = ratios(last, name) if last else None
+        n = last.get("benchmarks", {}).get(name, {}).get("instructions") if last else None
+        md.append(f"| {name} | {statistics.median(s):.3f} |" if s else f"| {name} | - |")
+        md[-1] += f" {n:,.0f} |" if n else " - |"
+        md[-1] += " " + ("; ".join(f"{c['kind']} {100 * c['shift']:+.1f} % at `{c['commit'][:8]}`" for c in cps) or "none") + " |"
+    doc.append("</body></html>")
+    with open(os.path.join(out_dir, "index.html"), "w") as f:
+        f.write("\n".join(doc))
+    with open(os.path.join(out_dir, "summary.md"), "w") as f:
+        f.write("\n".join(md) + "\n")
+    return found
+
+
+# ------------------------------------------------------------------------ export --
+def to_gbench(record):
+    """One record as a Google Benchmark JSON run (what github-action-benchmark's
+    googlecpp tool and Bencher's cpp_google adapter read): one entry per benchmark, the
+    median as real_time and cpu_time in ns, instructions as a counter."""
+    m = record.get("machine", {})
+    entries = []
+    for name, b in sorted(record["benchmarks"].items()):
+        e = {"name": name, "run_name": name, "run_type": "iteration", "repetitions": len(b["reps_ns"]),
+             "repetition_index": 0, "threads": 1, "iterations": 1, "real_time": b["median_ns"],
+             "cpu_time": b["median_ns"], "time_unit": "ns", "iqr_ns": b["iqr_ns"]}
+        if b.get("instructions") is not None:
+            e["instructions"] = b["instructions"]
+        entries.append(e)
+    return {"context": {"date": record.get("recorded", record.get("date", "")), "host_name": m.get("host", ""),
+                        "executable": "neffbar_bench", "num_cpus": m.get("cores", 1), "mhz_per_cpu": 0,
+                        "cpu_scaling_enabled": False, "caches": [], "library_build_type": "release",
+                        "neffbar_commit": record["commit"]},
+            "benchmarks": entries}
+
+
+def export(records, out_dir):
+    """out_dir/<n>-<commit12>.json for each record, oldest first; returns the paths."""
+    os.makedirs(out_dir, exist_ok=True)
+    paths = []
+    for i, r in enumerate(records):
+        p = os.path.join(out_dir, f"{i:04d}-{r['commit'][:12]}.json")
+        with open(p, "w") as f:
+            json.dump(to_gbench(r), f, indent=2)
+        paths.append(p)
+    return paths

@@ -12,7 +12,8 @@
 //    budget, every counterexample replays, and the static oracle agrees where it applies;
 //  - arbitrary (bit 7): a small arbitrary system and symmetry hints drawn from the
 //    bytes (core/testing/arbitrary_system.h; bit 6 of the next byte allows non-persistent
-//    ones) -> every combination of reductions finds what the reference checker finds.
+//    ones) -> its counterexamples replay and format, its Promela export holds (the
+//    engines against the reference checker there: prop_reductions, prop_persistent).
 // In every mode where a system is decided, the persistent engine answers exactly the
 // systems that qualify and finds exactly the failure kinds the explicit search finds.
 // In every mode the reports hold (report_checks.h).
@@ -27,7 +28,7 @@
 #include "report_checks.h"
 #include "neffbar/bytes.h"
 #include "testing/arbitrary_system.h"
-#include "testing/reference_checker.h"
+#include "testing/reference_checker.h"  // reduction_variant
 #include "neffbar/model/engine.h"
 #include "neffbar/model/faults.h"
 #include "neffbar/model/matrix.h"
@@ -78,7 +79,7 @@ void composed(const std::uint8_t* d, std::size_t n, bool deep) {
   s.opt.max_states = s.opt.reduce ? 200000 : 30000;  // unreduced, 2x3 alone is ~1 s under ASan
   if (d[3] & 8) {
     s.engine = Engine::Random;
-    s.random_runs = 1 + (d[3] >> 4) % 4;  // the schedule comes from the bytes
+    s.random_runs = deep ? 1 + (d[3] >> 4) % 4 : 1;  // the schedule comes from the bytes; more on the sample
     s.seed = load_le(d + 4, 4);
   } else {
     s.engine = Engine::Explicit;
@@ -242,9 +243,13 @@ void configs(const std::uint8_t* d, std::size_t n, bool deep) {
 }
 
 // An arbitrary system from the bytes (core/testing/arbitrary_system.h), with arbitrary
-// symmetry hints: every combination of the explicit search's reductions, and the
-// persistent engine where the system qualifies, finds exactly the failure kinds of the
-// reference checker (core/testing/reference_checker.h); counterexamples replay.
+// symmetry hints: the engine that decides it (the persistent one where the system
+// qualifies, else one combination of the explicit search's reductions, picked by the
+// bytes, on a small budget) gives counterexamples that replay and format; the sample
+// also checks the Promela export (stray rounds, values at the int32 limits).  That
+// every reduction and the persistent engine find exactly what the reference checker
+// finds on such systems is the properties `reductions` and `persistent`, fuzzed by
+// their own targets (prop_reductions, prop_persistent), not repeated here.
 void arbitrary(const std::uint8_t* d, std::size_t n, bool deep) {
   std::size_t at = 0;
   const auto pick = [&](std::uint32_t k) { return at < n ? static_cast<std::uint32_t>(d[at++] % k) : 0u; };
@@ -253,26 +258,14 @@ void arbitrary(const std::uint8_t* d, std::size_t n, bool deep) {
   const System sys = arbitrary_system(pick, shape);
   const SymmetryHints hints = arbitrary_hints(sys, pick);
   const int one = static_cast<int>(pick(testing::kReductionVariants));
-  if (!deep) {  // one combination of reductions (the bytes pick it) against the persistent engine
-    const CheckResult r = check(sys, testing::reduction_variant(one, hints, 300));
-    fuzz::check_counterexample(sys, r);
-    if (r.verdict != Verdict::Budget) check_persistent_agrees(sys, r);
-    return;
-  }
-  // The sample: every combination against the reference checker, and the persistent engine.
-  fuzz::check_promela(sys);  // stray rounds, values at the limits (ASan watches the export)
-  const testing::ReferenceResult ref = testing::reference_check(sys, 5000);
-  if (!ref.complete) return;
-  for (int v = 0; v < testing::kReductionVariants; ++v) {
-    const CheckResult r = check(sys, testing::reduction_variant(v, hints, 20000));
-    fuzz::check_counterexample(sys, r);
-    if (r.verdict != Verdict::Budget) {
-      fuzz::require(r.found_mask == ref.found_mask, "every reduction finds exactly what the reference checker finds");
-    }
-  }
-  CheckResult as_ref;
-  as_ref.found_mask = ref.found_mask;
-  check_persistent_agrees(sys, as_ref);
+  PersistentOptions po;
+  po.collect_all = true;
+  const Result<CheckResult> p = check_persistent(sys, po);
+  fuzz::require(p.ok() == qualify(sys).ok, "the persistent engine answers exactly the systems that qualify");
+  const CheckResult r = p ? *p : check(sys, testing::reduction_variant(one, hints, 300));
+  fuzz::check_counterexample(sys, r);
+  if (r.global_finding) fuzz::require(replay(sys, *r.global_finding), "the global finding replays");
+  if (deep) fuzz::check_promela(sys);
 }
 
 }  // namespace

@@ -16,7 +16,7 @@ import statistics
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from bench_ratios import floor_of, mann_whitney_p  # noqa: E402
+from bench_ratios import floor_of, instructions, mann_whitney_p, repetitions  # noqa: E402
 
 # Change detection over the series (see changes()).
 WINDOW = 3          # commits pooled on each side of a candidate change
@@ -50,14 +50,7 @@ def quantile(xs, q):
 
 def record_from_run(run, commit, subject, date, recorded, tree):
     """A history record from a Google Benchmark JSON run (dict) with repetitions."""
-    unit = {"ns": 1, "us": 1e3, "ms": 1e6, "s": 1e9}
-    reps, counts = {}, {}
-    for b in run["benchmarks"]:
-        name = b.get("run_name", b["name"])
-        if b.get("instructions") is not None:
-            counts[name] = float(b["instructions"])
-        if b.get("run_type", "iteration") == "iteration":
-            reps.setdefault(name, []).append(b["cpu_time"] * unit[b.get("time_unit", "ns")])
+    reps, counts = repetitions(run), instructions(run)
     benchmarks = {}
     for name, xs in reps.items():
         benchmarks[name] = {"median_ns": statistics.median(xs), "iqr_ns": quantile(xs, 0.75) - quantile(xs, 0.25),

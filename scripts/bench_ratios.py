@@ -52,31 +52,31 @@ ABSOLUTE = [
 ]
 
 
+UNIT_NS = {"ns": 1, "us": 1e3, "ms": 1e6, "s": 1e9}
+
+
+def entries(run):
+    """(name, entry, cpu time in ns) of each entry of a Google Benchmark JSON run (a
+    path or the parsed dict)."""
+    if isinstance(run, str):
+        with open(run) as f:
+            run = json.load(f)
+    for b in run["benchmarks"]:
+        yield b.get("run_name", b["name"]), b, b.get("cpu_time", 0) * UNIT_NS[b.get("time_unit", "ns")]
+
+
 def medians(path):
     """name -> median cpu_time (ns) of a run (aggregates or plain runs; BigO/RMS and
     the other aggregates are skipped)."""
-    with open(path) as f:
-        data = json.load(f)
-    times = {}
-    for b in data["benchmarks"]:
-        name = b.get("run_name", b["name"])
-        if b.get("aggregate_name", "median") != "median":
-            continue
-        unit = {"ns": 1, "us": 1e3, "ms": 1e6, "s": 1e9}[b.get("time_unit", "ns")]
-        times[name] = b["cpu_time"] * unit
-    return times
+    return {name: t for name, b, t in entries(path) if b.get("aggregate_name", "median") == "median"}
 
 
 def repetitions(path):
     """name -> [cpu_time ns of each repetition] (plain iteration entries)."""
-    with open(path) as f:
-        data = json.load(f)
     reps = {}
-    for b in data["benchmarks"]:
-        if b.get("run_type", "iteration") != "iteration":
-            continue
-        unit = {"ns": 1, "us": 1e3, "ms": 1e6, "s": 1e9}[b.get("time_unit", "ns")]
-        reps.setdefault(b.get("run_name", b["name"]), []).append(b["cpu_time"] * unit)
+    for name, b, t in entries(path):
+        if b.get("run_type", "iteration") == "iteration":
+            reps.setdefault(name, []).append(t)
     return reps
 
 
@@ -122,13 +122,7 @@ def normalized(times):
 
 def instructions(path):
     """name -> instructions per operation (scripts/bench-count adds them to a run)."""
-    with open(path) as f:
-        data = json.load(f)
-    counts = {}
-    for b in data["benchmarks"]:
-        if b.get("instructions") is not None:
-            counts[b.get("run_name", b["name"])] = float(b["instructions"])
-    return counts
+    return {name: float(b["instructions"]) for name, b, _ in entries(path) if b.get("instructions") is not None}
 
 
 def main():

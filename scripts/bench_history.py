@@ -151,14 +151,14 @@ def svg_chart(records, name, found):
              f'<rect x="0" y="0" width="{w}" height="{h}" fill="white"/>',
              f'<rect x="{left}" y="{top}" width="{w - left - right}" height="{h - top - bottom}" fill="none" stroke="#999"/>']
 
-    def scale(values, lo_v, hi_v):
+    def scale(lo_v, hi_v):
         span = (hi_v - lo_v) or abs(hi_v) or 1.0
         return lambda v: top + (h - top - bottom) * (1 - (v - lo_v) / span)
 
     present = [v for v in lo + hi if v is not None]
     if present:
         vmin, vmax = min(present) * 0.95, max(present) * 1.05
-        y = scale(present, vmin, vmax)
+        y = scale(vmin, vmax)
         for v in (vmin, vmax):
             parts.append(f'<text x="{left - 4}" y="{y(v) + 4:.1f}" font-size="10" text-anchor="end">{v:.3g}</text>')
         parts.append(f'<text x="12" y="{top + (h - top - bottom) / 2:.1f}" font-size="10" '
@@ -176,7 +176,7 @@ def svg_chart(records, name, found):
     counts = [c for c in cnt if c]
     if counts:
         cmin, cmax = min(counts) * 0.98, max(counts) * 1.02
-        y = scale(counts, cmin, cmax)
+        y = scale(cmin, cmax)
         for v in (cmin, cmax):
             parts.append(f'<text x="{w - right + 4}" y="{y(v) + 4:.1f}" font-size="10" fill="{COLOR_COUNT}">{v:.4g}</text>')
         pts = [(xs[i], y(c)) for i, c in enumerate(cnt) if c]

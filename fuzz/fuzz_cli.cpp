@@ -4,18 +4,32 @@
 // Input: argv words, one per line ('\n'), up to the first 0 byte; the bytes after it
 // are stdin.  At most 24 words of at most 64 bytes.  Skipped, so that a run stays a
 // function of the input and bounded by design: words with '/' (no file outside the
-// working directory), `hypotheses` without `--small` and `--full` (the whole matrix
-// and table take seconds by design).  `check` and `check-configs` get `--max-seconds 2`
-// in place of any given (their time budget: the explicit search may run 300 s).
+// working directory), `-o`/`--output` (no file written anywhere but below), `hypotheses`
+// without `--small` and `--full` (the whole matrix and table take seconds by design).
+// `check` and `check-configs` get `--max-seconds 2` in place of any given (their time
+// budget: the explicit search may run 300 s).
+//
+// File-system objects, as hostile as a user's: these words stand for
+//   @dir       an empty directory            @missing   a path that does not exist
+//   @null      /dev/null (empty input)       @zero      /dev/zero (endless input)
+//   @out-full  -o /dev/full (every write fails: no space left on device)
+//   @out-dir   -o <the directory>            @out-file  -o <a file in the directory>
+//   @stdout-full  no word: stdout fails on every write, as on a full disk
 //
 // Oracle (the CLI's conventions, core/cli/io.h and README "The CLI"):
 //  - the exit code is one of 0 ok, 1 invalid input, 2 usage, 3 lint found, 4 failing;
 //  - exit 1 or 2: nothing on stdout, and exactly one line on stderr, "neffbar: ...",
 //    that names an argv word, an option or stdin;
-//  - exit 0, 3 or 4 (--help, --version included): something on stdout;
+//  - exit 0, 3 or 4 (--help, --version included): something on stdout, unless the
+//    result went to -o or is a clean lint's (empty);
 //  - the command ends within 10 s (a hang beyond it is libFuzzer's -timeout).
+#include <unistd.h>
+
+#include <algorithm>
 #include <chrono>
 #include <cstdint>
+#include <cstdlib>
+#include <filesystem>
 #include <iostream>
 #include <sstream>
 #include <string>
@@ -40,12 +54,64 @@ struct Redirect {
 };
 
 bool names_something(std::string_view line, const std::vector<std::string>& words) {
-  if (line.find("stdin") != std::string_view::npos || line.find("--") != std::string_view::npos) return true;
+  for (const char* name : {"stdin", "stdout", "--"}) {
+    if (line.find(name) != std::string_view::npos) return true;
+  }
   for (std::size_t i = 1; i < words.size(); ++i) {  // words[0] is the program name
     const std::string quoted = words[i].empty() ? "''" : words[i];  // an empty word is named as ''
     if (line.find(quoted) != std::string_view::npos) return true;
   }
   return false;
+}
+
+// A stream buffer that takes nothing, like a file on a full disk.
+struct FullBuf : std::streambuf {
+  int_type overflow(int_type) override { return traits_type::eof(); }
+  std::streamsize xsputn(const char*, std::streamsize) override { return 0; }
+};
+
+// The folder behind @dir, made once per process and removed at exit (held by a pointer
+// that is never freed, so the exit handler cannot outlive it).
+const std::filesystem::path& scratch() {
+  static const auto* dir = [] {
+    auto* d = new std::filesystem::path(std::filesystem::temp_directory_path() /
+                                        ("neffbar_fuzz_cli_" + std::to_string(::getpid())));
+    std::filesystem::create_directories(*d);
+    return d;
+  }();
+  static const int registered = std::atexit([] {
+    std::error_code ignored;
+    std::filesystem::remove_all(*dir, ignored);
+  });
+  (void)registered;
+  return *dir;
+}
+
+// Expands the @ words (header comment); false: the input names a file it may not.
+bool expand_objects(std::vector<std::string>& words, bool& stdout_full) {
+  std::vector<std::string> out;
+  for (const std::string& w : words) {
+    const bool short_o = w.size() > 1 && w[0] == '-' && w[1] != '-' && w.find('o') != std::string::npos;
+    if (short_o || w.starts_with("--output")) return false;
+    if (w == "@dir") {
+      out.push_back(scratch().string());
+    } else if (w == "@missing") {
+      out.push_back((scratch() / "missing").string());
+    } else if (w == "@null" || w == "@zero") {
+      out.push_back("/dev/" + w.substr(1));
+    } else if (w == "@out-full" || w == "@out-dir" || w == "@out-file") {
+      out.push_back("-o");
+      out.push_back(w == "@out-full"  ? std::string("/dev/full")
+                    : w == "@out-dir" ? scratch().string()
+                                      : (scratch() / "out").string());
+    } else if (w == "@stdout-full") {
+      stdout_full = true;
+    } else {
+      out.push_back(w);
+    }
+  }
+  words = std::move(out);
+  return true;
 }
 
 }  // namespace
@@ -73,6 +139,10 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     bounded = bounded || w == "check" || w == "check-configs";
   }
   if (full || (hypotheses && !small)) return 0;
+  bool stdout_full = false;
+  if (!expand_objects(words, stdout_full)) return 0;
+  const bool to_file = std::find(words.begin(), words.end(), "-o") != words.end();
+  const bool lint = std::find(words.begin(), words.end(), "lint") != words.end();
   if (bounded) {
     std::vector<std::string> kept;
     for (std::size_t i = 0; i < words.size(); ++i) {
@@ -91,6 +161,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   argv.push_back(nullptr);
   std::istringstream in(stdin_bytes);
   std::ostringstream out, err;
+  FullBuf full_disk;
+  if (stdout_full) out.basic_ios<char>::rdbuf(&full_disk);
   const auto t0 = std::chrono::steady_clock::now();
   int rc = 0;
   {
@@ -107,8 +179,11 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     require(e.starts_with("neffbar: ") && e.ends_with("\n") && e.find('\n') == e.size() - 1,
             "a failure prints exactly one error line");
     require(names_something(e, words), "the error line names an argv word, an option or stdin");
-  } else {
+  } else if (!to_file && !(lint && rc == 0)) {
     require(!out.str().empty(), "a command that succeeds writes its result to stdout");
+  }
+  if (stdout_full && !to_file && rc != 2) {
+    require(rc == 1 || (lint && rc == 0), "a result that cannot be written is an error, not exit 0");
   }
   return 0;
 }

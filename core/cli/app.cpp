@@ -1,28 +1,60 @@
 // The neffbar command line (app.h).
 #include "app.h"
 
-#include <algorithm>
 #include <iostream>
+#include <new>
 #include <string>
 
 #include <CLI/CLI.hpp>
 
 #include "codec_cmds.h"
-#include "io.h"
+#include "command.h"
+#include "exit.h"
 #include "model_cmds.h"
+#include "output.h"
 
 namespace neffbar::cli {
+namespace {
+
+// Parses and runs the command; its result goes to std::cout (captured by the caller).
+int parse_and_run(CLI::App& app, int argc, char** argv, Run& r) {
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::CallForHelp& e) {
+    return app.exit(e);
+  } catch (const CLI::CallForAllHelp& e) {
+    return app.exit(e);
+  } catch (const CLI::CallForVersion& e) {
+    return app.exit(e);
+  } catch (const CLI::ParseError& e) {
+    // One line, whatever CLI11 put in its message (error_line escapes newlines).
+    error_line("", std::string(e.what()) + " (run with --help for more information)");
+    return code(Exit::Usage);
+  } catch (const std::bad_alloc&) {
+    error_line("", "out of memory (a budget such as --max-memory or --max-states bounds a search)");
+    return code(Exit::Invalid);
+  }
+  return r.exit_code;
+}
+
+}  // namespace
 
 int run(int argc, char** argv) {
   CLI::App app{
       "neffbar: reference implementation of the NEFF barrier configuration (neff_barrier_configs_t)\n"
-      "Exit codes: 0 ok, 1 invalid input, 2 usage, 3 lint found something, 4 failing verdict."};
+      "Exit codes: 0 ok, 1 invalid input (or an output that cannot be written), 2 usage, 3 lint found "
+      "something, 4 failing verdict."};
   app.require_subcommand(1);
   app.set_help_all_flag("--help-all", "Help for every command");
   app.set_version_flag("--version", "neffbar " NEFFBAR_VERSION);
-  int exit_code = code(Exit::Ok);
-  add_codec_commands(app, exit_code);
-  add_model_commands(app, exit_code);
+  Run r;
+  add_codec_commands(app, r);
+  add_model_commands(app, r);
+  for (CLI::App* sub : app.get_subcommands({})) {
+    sub->add_option("-o,--output", r.output,
+                    "Write the result to FILE, whole or not at all (a temporary beside it, then rename); "
+                    "default: stdout");
+  }
   // An unknown command names itself and the commands there are (CLI11 would only say
   // that a subcommand is required).
   if (argc > 1 && argv[1][0] != '-') {
@@ -33,26 +65,30 @@ int run(int argc, char** argv) {
       known = known || sub->get_name() == argv[1];
     }
     if (!known) {
-      std::cerr << "neffbar: unknown command '" << argv[1] << "'; the commands are: " << names << '\n';
+      error_line("", "unknown command '" + std::string(argv[1]) + "'; the commands are: " + names);
       return code(Exit::Usage);
     }
   }
-  try {
-    app.parse(argc, argv);
-  } catch (const CLI::CallForHelp& e) {
-    return app.exit(e);
-  } catch (const CLI::CallForAllHelp& e) {
-    return app.exit(e);
-  } catch (const CLI::CallForVersion& e) {
-    return app.exit(e);
-  } catch (const CLI::ParseError& e) {
-    // One line, whatever CLI11 put in its message.
-    std::string what = e.what();
-    std::replace(what.begin(), what.end(), '\n', ' ');
-    std::cerr << "neffbar: " << what << " (run with --help for more information)\n";
-    return code(Exit::Usage);
+  std::string result;
+  int rc = 0;
+  {
+    const CapturedStdout captured;
+    rc = parse_and_run(app, argc, argv, r);
+    result = captured.text();
   }
-  return exit_code;
+  if (rc == code(Exit::Invalid) || rc == code(Exit::Usage)) return rc;  // nothing written on error
+  if (!r.to_stdout()) {
+    if (const auto failed = write_file_atomically(r.output, result)) {
+      error_line(r.output, *failed);
+      return code(Exit::Invalid);
+    }
+    return rc;
+  }
+  if (const auto failed = write_stdout(result)) {
+    error_line("stdout", *failed);
+    return code(Exit::Invalid);
+  }
+  return rc;
 }
 
 }  // namespace neffbar::cli

@@ -7,7 +7,8 @@
 #include <memory>
 #include <string>
 
-#include "io.h"
+#include "exit.h"
+#include "input.h"
 #include "neffbar/arch.h"
 #include "neffbar/hex.h"
 #include "neffbar/json_log.h"
@@ -16,18 +17,6 @@
 
 namespace neffbar::cli {
 namespace {
-
-Result<ConfigBytes> load_config(const std::string& path) {
-  Result<std::string> data = read_input(path);
-  if (!data) return data.error();
-  const auto* p = reinterpret_cast<const std::uint8_t*>(data->data());
-  if (data->size() != kConfigSize) {
-    return decode(std::span<const std::uint8_t>(p, data->size())).error();
-  }
-  ConfigBytes b;
-  std::copy(p, p + kConfigSize, b.begin());
-  return b;
-}
 
 std::optional<std::int64_t> parse_int(const std::string& s) {
   std::int64_t v = 0;
@@ -67,7 +56,7 @@ void print_table(Fabric f, bool raw) {
 
 }  // namespace
 
-void add_codec_commands(CLI::App& app, int& exit_code) {
+void add_codec_commands(CLI::App& app, Run& run) {
   // ---- decode ----
   {
     auto* cmd = app.add_subcommand("decode", "Decode a 0x128-byte config to the libncfw JSON log");
@@ -76,15 +65,15 @@ void add_codec_commands(CLI::App& app, int& exit_code) {
     cmd->add_option("--arch", std::get<1>(*opts),
                     "NCFW generation: sunda|cayman|mariana|mariana_plus or an arch_id (0x05, 0x0C, 0x14, 0x1C)");
     cmd->add_option("FILE", std::get<2>(*opts), "Config image (0x128 bytes), - for stdin")->capture_default_str();
-    cmd->callback([opts, &exit_code] {
+    cmd->callback([opts, &run] {
       const auto& [full, arch, file] = *opts;
       if (!arch.empty()) {
-        if (const Result<Arch> a = parse_arch(arch); !a) return void(exit_code = fail(a.error(), "--arch"));
+        if (const Result<Arch> a = parse_arch(arch); !a) return void(run.exit_code = fail_usage(a.error(), "--arch"));
       }
-      const Result<ConfigBytes> bytes = load_config(file);
-      if (!bytes) return void(exit_code = fail(bytes.error(), file));
+      const Result<ConfigBytes> bytes = read_config(file);
+      if (!bytes) return void(run.exit_code = fail_input(bytes.error(), file));
       std::cout << write_log(*bytes, full ? LogMode::Full : LogMode::Default);
-      exit_code = code(Exit::Ok);
+      run.exit_code = code(Exit::Ok);
     });
   }
   // ---- encode ----
@@ -92,18 +81,18 @@ void add_codec_commands(CLI::App& app, int& exit_code) {
     auto* cmd = app.add_subcommand("encode", "Encode a JSON log (default or full) back to the 0x128-byte image");
     auto file = std::make_shared<std::string>("-");
     cmd->add_option("FILE", *file, "JSON log, - for stdin")->capture_default_str();
-    cmd->callback([file, &exit_code] {
-      if (isatty(STDOUT_FILENO) != 0) {
+    cmd->callback([file, &run] {
+      if (run.to_stdout() && isatty(STDOUT_FILENO) != 0) {
         std::cerr << "neffbar: refusing to write 0x128 binary bytes to a terminal; redirect stdout "
-                     "(neffbar encode in.json > out.bin)\n";
-        return void(exit_code = code(Exit::Usage));
+                     "(neffbar encode in.json > out.bin) or use -o FILE\n";
+        return void(run.exit_code = code(Exit::Usage));
       }
-      const Result<std::string> text = read_input(*file);
-      if (!text) return void(exit_code = fail(text.error(), *file));
+      const Result<std::string> text = read_json_text(*file);
+      if (!text) return void(run.exit_code = fail_input(text.error(), *file));
       const Result<ConfigBytes> bytes = read_log(*text);
-      if (!bytes) return void(exit_code = fail(bytes.error(), *file));
+      if (!bytes) return void(run.exit_code = fail_input(bytes.error(), *file));
       std::cout.write(reinterpret_cast<const char*>(bytes->data()), static_cast<std::streamsize>(bytes->size()));
-      exit_code = code(std::cout.good() ? Exit::Ok : Exit::Invalid);
+      run.exit_code = code(Exit::Ok);
     });
   }
   // ---- table ----
@@ -112,11 +101,11 @@ void add_codec_commands(CLI::App& app, int& exit_code) {
     auto opts = std::make_shared<std::pair<std::string, bool>>("default", false);
     cmd->add_option("--fabric", opts->first, "default|switch")->capture_default_str();
     cmd->add_flag("--raw", opts->second, "Raw little-endian bytes as in libnrt .rodata");
-    cmd->callback([opts, &exit_code] {
+    cmd->callback([opts, &run] {
       const Result<Fabric> f = parse_fabric(opts->first);
-      if (!f) return void(exit_code = fail(f.error(), "--fabric"));
+      if (!f) return void(run.exit_code = fail_usage(f.error(), "--fabric"));
       print_table(*f, opts->second);
-      exit_code = code(Exit::Ok);
+      run.exit_code = code(Exit::Ok);
     });
   }
   // ---- search ----
@@ -128,20 +117,20 @@ void add_codec_commands(CLI::App& app, int& exit_code) {
     cmd->add_option("TYPE", o->type, "barrier_type_t name (INTRA_CHIP ...) or number")->required();
     cmd->add_option("STEP", o->step, "step (any integer; outside 0..3 is 'not found')")->required();
     cmd->add_flag("--faithful", o->faithful, "Use the raw-byte scan instead of the fast table");
-    cmd->callback([o, &exit_code] {
+    cmd->callback([o, &run] {
       const Result<Fabric> f = parse_fabric(o->fabric);
-      if (!f) return void(exit_code = fail(f.error(), "--fabric"));
+      if (!f) return void(run.exit_code = fail_usage(f.error(), "--fabric"));
       std::int64_t type = 0;
       if (const auto n = parse_int(o->type)) {
         type = *n;
       } else if (const Result<BarrierType> t = parse_type(o->type)) {
         type = static_cast<std::int64_t>(*t);
       } else {
-        return void(exit_code = fail(t.error(), "TYPE"));
+        return void(run.exit_code = fail_usage(t.error(), "TYPE"));
       }
       const auto step = parse_int(o->step);
       if (!step) {
-        return void(exit_code = fail(Error{Errc::InvalidArgument, "STEP", "an integer", "'" + o->step + "'"}, "STEP"));
+        return void(run.exit_code = fail_usage(Error{Errc::InvalidArgument, "STEP", "an integer", "'" + o->step + "'"}));
       }
       const auto hit = o->faithful ? search_faithful(type, *step, *f) : search_fast(type, *step, *f);
       if (hit) {
@@ -149,7 +138,7 @@ void add_codec_commands(CLI::App& app, int& exit_code) {
       } else {
         std::cout << "not found\n";
       }
-      exit_code = code(Exit::Ok);
+      run.exit_code = code(Exit::Ok);
     });
   }
   // ---- lint ----
@@ -157,12 +146,12 @@ void add_codec_commands(CLI::App& app, int& exit_code) {
     auto* cmd = app.add_subcommand("lint", "Warn about suspicious configs (exit 3 when anything is found)");
     auto file = std::make_shared<std::string>("-");
     cmd->add_option("FILE", *file, "Config image (0x128 bytes), - for stdin")->capture_default_str();
-    cmd->callback([file, &exit_code] {
-      const Result<ConfigBytes> bytes = load_config(*file);
-      if (!bytes) return void(exit_code = fail(bytes.error(), *file));
+    cmd->callback([file, &run] {
+      const Result<ConfigBytes> bytes = read_config(*file);
+      if (!bytes) return void(run.exit_code = fail_input(bytes.error(), *file));
       const auto warnings = lint(*bytes);
       for (const LintWarning& w : warnings) std::cout << w.line() << '\n';
-      exit_code = code(warnings.empty() ? Exit::Ok : Exit::LintFound);
+      run.exit_code = code(warnings.empty() ? Exit::Ok : Exit::LintFound);
     });
   }
 }

@@ -2,7 +2,9 @@
 
 #include <CLI/CLI.hpp>
 
+#include "command.h"
+
 namespace neffbar::cli {
 // decode, encode, table, search, lint
-void add_codec_commands(CLI::App& app, int& exit_code);
+void add_codec_commands(CLI::App& app, Run& run);
 }  // namespace neffbar::cli

@@ -1,12 +1,15 @@
 #include "model_cmds.h"
 
 #include <iostream>
+#include <limits>
 #include <memory>
 #include <string>
 
 #include <nlohmann/json.hpp>
 
-#include "io.h"
+#include "exit.h"
+#include "input.h"
+#include "options.h"
 #include "neffbar/model/matrix.h"
 #include "neffbar/model/promela.h"
 #include "neffbar/model/scenario.h"
@@ -16,14 +19,17 @@ namespace {
 
 using namespace neffbar::model;
 
+// Numbers are kept as typed and parsed strictly (options.h): CLI11 would wrap "-1".
 struct CheckArgs {
-  std::uint32_t chips = 1, leaders = 1, rounds = 1;
+  std::string chips = "1", leaders = "1", rounds = "1";
   std::string fabric = "default", compare = "ge", dec = "one", wiring = "per_peer", lowering = "table",
               roles = "code", host_addrs = "ctx", guarantee = "global", engine = "auto";
   bool host_cc = false, no_proxy = false, json = false, no_reduce = false, no_symmetry = false, no_por = false;
-  std::uint64_t random = 0, seed = 1, max_states = 30'000'000;
-  double max_seconds = 300;
+  std::string random, seed = "1", max_states = "30000000", max_seconds = "300";
 };
+
+constexpr std::uint64_t kU32Max = std::numeric_limits<std::uint32_t>::max();
+constexpr std::uint64_t kU64Max = std::numeric_limits<std::uint64_t>::max();
 
 template <class E>
 Result<E> pick(const std::string& what, const std::string& v, std::initializer_list<std::pair<const char*, E>> opts) {
@@ -35,8 +41,13 @@ Result<E> pick(const std::string& what, const std::string& v, std::initializer_l
   return Error{Errc::InvalidArgument, what, all, "'" + v + "'"};
 }
 
-// Core errors name the field ("chips"); the command line names its option ("--chips").
-Error as_option(Error e) {
+// Core errors name the field ("chips", "fabric"); the command line names its option
+// ("--chips"), or `option` when given.
+Error as_option(Error e, const std::string& option = "") {
+  if (!option.empty()) {
+    e.where = option;
+    return e;
+  }
   for (const char* field : {"chips", "leaders", "rounds"}) {
     if (e.where == field) e.where = std::string("--") + field;
   }
@@ -102,8 +113,22 @@ Status refuse_unused(const CLI::App* cmd, Engine e) {
 Result<Scenario> to_scenario(const CheckArgs& a) {
   Scenario s;
   auto f = parse_fabric(a.fabric);
-  if (!f) return f.error();
-  s.topo = Topology{a.chips, a.leaders, *f, a.host_cc, a.rounds, Wiring::PerPeer, Lowering::Table};
+  if (!f) return as_option(f.error(), "--fabric");
+  const auto chips = parse_count("--chips", a.chips, 0, kU32Max);
+  const auto leaders = parse_count("--leaders", a.leaders, 0, kU32Max);
+  const auto rounds = parse_count("--rounds", a.rounds, 0, kU32Max);
+  const auto random = parse_count("--random", a.random.empty() ? "0" : a.random, a.random.empty() ? 0 : 1, kU32Max);
+  const auto seed = parse_count("--seed", a.seed, 0, kU64Max);
+  const auto max_states = parse_count("--max-states", a.max_states, 1, kU64Max);
+  const auto max_seconds = parse_seconds("--max-seconds", a.max_seconds);
+  for (const Error* e : {chips ? nullptr : &chips.error(), leaders ? nullptr : &leaders.error(),
+                         rounds ? nullptr : &rounds.error(), random ? nullptr : &random.error(),
+                         seed ? nullptr : &seed.error(), max_states ? nullptr : &max_states.error(),
+                         max_seconds ? nullptr : &max_seconds.error()}) {
+    if (e) return *e;
+  }
+  s.topo = Topology{static_cast<std::uint32_t>(*chips), static_cast<std::uint32_t>(*leaders), *f, a.host_cc,
+                    static_cast<std::uint32_t>(*rounds), Wiring::PerPeer, Lowering::Table};
   if (const Status st = check_ranges(s.topo); !st) return as_option(st.error());  // the composer's ranges, one place
   auto cmp = pick<Compare>("--compare", a.compare, {{"ge", Compare::Ge}, {"gt", Compare::Gt}});
   auto dec = pick<DecMode>("--dec", a.dec, {{"one", DecMode::One}, {"target", DecMode::Target}});
@@ -125,19 +150,19 @@ Result<Scenario> to_scenario(const CheckArgs& a) {
   s.opt.reduce = !a.no_reduce;
   s.opt.symmetry = !a.no_symmetry;
   s.opt.por = !a.no_por;
-  s.opt.max_states = a.max_states;
-  s.opt.max_seconds = a.max_seconds;
+  s.opt.max_states = *max_states;
+  s.opt.max_seconds = *max_seconds;
   const std::optional<Engine> engine = parse_engine(a.engine);
   if (!engine) return Error{Errc::InvalidArgument, "--engine", "auto|explicit|persistent|random", "'" + a.engine + "'"};
   s.engine = *engine;
-  if (a.random > 0) {
+  if (*random > 0) {
     if (s.engine != Engine::Auto && s.engine != Engine::Random) {
-      return Error{Errc::InvalidArgument, "--random", "no --random with --engine " + a.engine, std::to_string(a.random)};
+      return Error{Errc::InvalidArgument, "--random", "no --random with --engine " + a.engine, std::to_string(*random)};
     }
     s.engine = Engine::Random;
-    s.random_runs = a.random;
+    s.random_runs = *random;
   }
-  s.seed = a.seed;
+  s.seed = *seed;
   return s;
 }
 
@@ -258,16 +283,16 @@ void print_result(const ScenarioResult& sr, bool json, const std::string& title)
 
 }  // namespace
 
-void add_model_commands(CLI::App& app, int& exit_code) {
+void add_model_commands(CLI::App& app, Run& run) {
   auto a = std::make_shared<CheckArgs>();
   auto* cmd = app.add_subcommand("check", "Compose a topology, lower it and model-check it (exit 4 on a failing verdict)");
   add_topology_options(cmd, *a);
   add_model_options(cmd, *a);
   add_engine_options(cmd, *a);
-  cmd->callback([a, cmd, &exit_code] {
+  cmd->callback([a, cmd, &run] {
     const Result<Scenario> s = to_scenario(*a);
-    if (!s) return void(exit_code = fail(s.error(), "check"));
-    if (const Status st = refuse_unused(cmd, s->engine); !st) return void(exit_code = fail(st.error()));
+    if (!s) return void(run.exit_code = fail_usage(s.error()));
+    if (const Status st = refuse_unused(cmd, s->engine); !st) return void(run.exit_code = fail_usage(st.error()));
     Scenario sc = *s;
     if (!a->json) {
       sc.opt.progress = [](std::uint64_t n, double t) {
@@ -275,9 +300,9 @@ void add_model_commands(CLI::App& app, int& exit_code) {
       };
     }
     const Result<ScenarioResult> r = run_scenario(sc);
-    if (!r) return void(exit_code = fail(as_option(r.error()), "check"));
+    if (!r) return void(run.exit_code = fail_usage(as_option(r.error())));
     print_result(*r, a->json, scenario_title(sc.topo, sc.hyp));
-    exit_code = code(fails(r->result) ? Exit::Failing : Exit::Ok);
+    run.exit_code = code(fails(r->result) ? Exit::Failing : Exit::Ok);
   });
 
   // ---- check-configs ----
@@ -289,18 +314,15 @@ void add_model_commands(CLI::App& app, int& exit_code) {
   cc->add_option("--fabric", b->fabric, "default|switch: the table that gives each step's operation")->capture_default_str();
   add_model_options(cc, *b);
   add_engine_options(cc, *b);
-  cc->callback([b, files, cc, &exit_code] {
+  cc->callback([b, files, cc, &run] {
     Result<Scenario> s = to_scenario(*b);
-    if (!s) return void(exit_code = fail(s.error(), "check-configs"));
-    if (const Status st = refuse_unused(cc, s->engine); !st) return void(exit_code = fail(st.error()));
+    if (!s) return void(run.exit_code = fail_usage(s.error()));
+    if (const Status st = refuse_unused(cc, s->engine); !st) return void(run.exit_code = fail_usage(st.error()));
     std::vector<ConfigBytes> configs;
     for (const std::string& f : *files) {
-      const Result<std::string> data = read_input(f);
-      if (!data) return void(exit_code = fail(data.error(), f));
-      const auto* p = reinterpret_cast<const std::uint8_t*>(data->data());
-      const Result<BarrierConfigs> cfg = decode(std::span<const std::uint8_t>(p, data->size()));
-      if (!cfg) return void(exit_code = fail(cfg.error(), f));
-      configs.push_back(encode(*cfg));
+      const Result<ConfigBytes> cfg = read_config(f);
+      if (!cfg) return void(run.exit_code = fail_input(cfg.error(), f));
+      configs.push_back(*cfg);
     }
     Scenario sc = *s;
     sc.configs = std::move(configs);
@@ -310,12 +332,12 @@ void add_model_commands(CLI::App& app, int& exit_code) {
       };
     }
     const Result<ScenarioResult> r = run_scenario(sc);
-    if (!r) return void(exit_code = fail(as_option(r.error()), "check-configs"));
+    if (!r) return void(run.exit_code = fail_input(r.error(), "check-configs"));
     print_result(*r, b->json,
                  "configs: " + std::to_string(sc.configs.size()) + " files, fabric " + std::string(fabric_name(sc.topo.fabric)) +
                      ", rounds=" + std::to_string(sc.topo.rounds) + " " + std::string(name(sc.hyp.compare)) + " dec=" +
                      std::string(name(sc.hyp.dec)) + " " + std::string(name(sc.topo.lowering)));
-    exit_code = code(fails(r->result) ? Exit::Failing : Exit::Ok);
+    run.exit_code = code(fails(r->result) ? Exit::Failing : Exit::Ok);
   });
 
   // ---- promela ----
@@ -323,15 +345,15 @@ void add_model_commands(CLI::App& app, int& exit_code) {
   auto* pm = app.add_subcommand("promela", "Export a composed system as a Promela model for SPIN (the topology and model options of check)");
   add_topology_options(pm, *pa);
   add_model_options(pm, *pa);
-  pm->callback([pa, &exit_code] {
+  pm->callback([pa, &run] {
     const Result<Scenario> s = to_scenario(*pa);
-    if (!s) return void(exit_code = fail(s.error(), "promela"));
+    if (!s) return void(run.exit_code = fail_usage(s.error()));
     const Result<Composition> comp = compose(s->topo);
-    if (!comp) return void(exit_code = fail(comp.error(), "promela"));
+    if (!comp) return void(run.exit_code = fail_usage(as_option(comp.error())));
     const Result<System> sys = lower(*comp, s->hyp);
-    if (!sys) return void(exit_code = fail(sys.error(), "promela"));
+    if (!sys) return void(run.exit_code = fail_input(sys.error(), "promela"));
     std::cout << to_promela(*sys, s->opt.guarantee == GuaranteeMode::Global);
-    exit_code = code(Exit::Ok);
+    run.exit_code = code(Exit::Ok);
   });
 
   // ---- hypotheses ----
@@ -346,8 +368,8 @@ void add_model_commands(CLI::App& app, int& exit_code) {
   hy->add_flag("--full", hj->full,
                "Every chips 1..64 x leaders 1..4 x fabric x host-CC x lowering x wiring at 1 round, and a rounds "
                "sample, decided exactly by the persistent engine (about a minute)");
-  hy->callback([hj, &exit_code] {
-    if (hj->small && hj->full) return void(exit_code = fail(Error{Errc::InvalidArgument, "--full", "not with --small", "--small"}));
+  hy->callback([hj, &run] {
+    if (hj->small && hj->full) return void(run.exit_code = fail_usage(Error{Errc::InvalidArgument, "--full", "not with --small", "--small"}));
     MatrixOptions mo;
     mo.small = hj->small;
     mo.full = hj->full;
@@ -364,7 +386,7 @@ void add_model_commands(CLI::App& app, int& exit_code) {
       if (hj->full) std::cout << "## Where each lowering is a global barrier (1 round, exact)\n\n" << full_summary_markdown(rows) << "\n## Every scenario\n\n";
       std::cout << matrix_markdown(rows);
     }
-    exit_code = code(Exit::Ok);
+    run.exit_code = code(Exit::Ok);
   });
 }
 

@@ -2,7 +2,9 @@
 
 #include <CLI/CLI.hpp>
 
+#include "command.h"
+
 namespace neffbar::cli {
 // check, check-configs, hypotheses
-void add_model_commands(CLI::App& app, int& exit_code);
+void add_model_commands(CLI::App& app, Run& run);
 }  // namespace neffbar::cli

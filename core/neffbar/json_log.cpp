@@ -3,6 +3,7 @@
 #include <array>
 #include <charconv>
 #include <cstring>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -325,13 +326,71 @@ std::string write_log(const ConfigBytes& bytes, LogMode mode) {
   return out;
 }
 
+namespace {
+
+// JSON that nlohmann-json takes but a strict reader must not: a NUL byte ends its input
+// (what follows it is never read), and with a duplicate key the last value wins.
+struct DuplicateKey {
+  std::string path;
+};
+
+// Tracks the path of the value being parsed, to name a duplicate key.
+class KeyTracker {
+ public:
+  bool operator()(int /*depth*/, json::parse_event_t event, json& parsed) {
+    switch (event) {
+      case json::parse_event_t::object_start: frames_.push_back({false, 0, {}, {}}); break;
+      case json::parse_event_t::array_start: frames_.push_back({true, 0, {}, {}}); break;
+      case json::parse_event_t::key: {
+        Frame& f = frames_.back();
+        f.key = parsed.get<std::string>();
+        for (const std::string& k : f.seen) {
+          if (k == f.key) throw DuplicateKey{path()};
+        }
+        f.seen.push_back(f.key);
+        break;
+      }
+      case json::parse_event_t::object_end:
+      case json::parse_event_t::array_end:
+        frames_.pop_back();
+        [[fallthrough]];
+      case json::parse_event_t::value:
+        if (!frames_.empty() && frames_.back().array) ++frames_.back().index;
+        break;
+    }
+    return true;
+  }
+
+ private:
+  struct Frame {
+    bool array;
+    std::size_t index;
+    std::string key;
+    std::vector<std::string> seen;  // a few keys per object: a scan beats a set
+  };
+  [[nodiscard]] std::string path() const {
+    std::string p = "$";
+    for (const Frame& f : frames_) p += f.array ? "[" + std::to_string(f.index) + "]" : "." + f.key;
+    return p;
+  }
+  std::vector<Frame> frames_;
+};
+
+}  // namespace
+
 Result<ConfigBytes> read_log(std::string_view text) {
+  if (const std::size_t nul = text.find('\0'); nul != std::string_view::npos) {
+    return Error{Errc::BadJson, "byte " + std::to_string(nul), "valid JSON", "a NUL byte"};
+  }
   try {
-    const json j = json::parse(text);
+    KeyTracker keys;
+    const json j = json::parse(text, std::ref(keys));
     ByteSink sink;
     const Status r = read_struct(j, kTopLevel, 0, "$", sink);
     if (!r) return r.error();
     return sink.bytes();
+  } catch (const DuplicateKey& d) {
+    return Error{Errc::BadJson, d.path, "each key once", "a duplicate key"};
   } catch (const json::parse_error& e) {
     return Error{Errc::BadJson, "byte " + std::to_string(e.byte), "valid JSON", e.what()};
   } catch (const std::exception& e) {  // e.g. bad_alloc: nothing escapes core/

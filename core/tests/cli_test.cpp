@@ -1,64 +1,9 @@
 // End-to-end: runs the real neffbar binary and checks exit codes, stdout and stderr.
-#include <gtest/gtest.h>
-#include <sys/wait.h>
-
-#include <cstdlib>
-#include <filesystem>
-#include <fstream>
-#include <random>
-#include <sstream>
-#include <string>
+#include "cli_fixture.h"
 
 namespace {
 
-namespace fs = std::filesystem;
-
-struct Outcome {
-  int exit_code;
-  std::string out, err;
-};
-
-std::string slurp(const fs::path& p) {
-  std::ifstream in(p, std::ios::binary);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
-
-class Cli : public ::testing::Test {
- protected:
-  void SetUp() override {
-    dir_ = fs::temp_directory_path() / ("neffbar_cli_" + std::to_string(::getpid()) + "_" +
-                                        ::testing::UnitTest::GetInstance()->current_test_info()->name());
-    fs::create_directories(dir_);
-  }
-  void TearDown() override { fs::remove_all(dir_); }
-
-  fs::path file(const std::string& name, const std::string& content) {
-    const fs::path p = dir_ / name;
-    std::ofstream(p, std::ios::binary) << content;
-    return p;
-  }
-
-  // `args` is shell text after the binary; stdin comes from `in` (default /dev/null).
-  Outcome run(const std::string& args, const std::string& in = "/dev/null") {
-    const fs::path out = dir_ / "stdout";
-    const fs::path err = dir_ / "stderr";
-    const std::string cmd = std::string("'") + NEFFBAR_BIN + "' " + args + " < '" + in + "' > '" +
-                            out.string() + "' 2> '" + err.string() + "'";
-    const int status = std::system(cmd.c_str());
-    return Outcome{WIFEXITED(status) ? WEXITSTATUS(status) : -1, slurp(out), slurp(err)};
-  }
-
-  static std::string random_image(unsigned seed) {
-    std::mt19937 rng(seed);
-    std::string s(0x128, '\0');
-    for (auto& c : s) c = static_cast<char>(rng());
-    return s;
-  }
-
-  fs::path dir_;
-};
+using namespace neffbar_e2e;
 
 TEST_F(Cli, DecodeEncodeRoundTripFullAndDefault) {
   for (unsigned seed = 0; seed < 20; ++seed) {
@@ -100,10 +45,11 @@ TEST_F(Cli, ArchErrors) {
   EXPECT_EQ(run("decode --arch mariana_plus '" + bin.string() + "'").exit_code, 0);
   EXPECT_EQ(run("decode --arch 0x0C '" + bin.string() + "'").exit_code, 0);
   const Outcome v5 = run("decode --arch maverick '" + bin.string() + "'");
-  EXPECT_EQ(v5.exit_code, 1);
+  EXPECT_EQ(v5.exit_code, 2);  // an option's value: usage
+  EXPECT_NE(v5.err.find("neffbar: --arch: "), std::string::npos) << v5.err;
   EXPECT_NE(v5.err.find("no NCFW barrier decoder exists for v5"), std::string::npos) << v5.err;
   const Outcome unk = run("decode --arch 0x24 '" + bin.string() + "'");
-  EXPECT_EQ(unk.exit_code, 1);
+  EXPECT_EQ(unk.exit_code, 2);
   EXPECT_NE(unk.err.find("0x05 sunda"), std::string::npos) << unk.err;
 }
 
@@ -136,11 +82,11 @@ TEST_F(Cli, TableAndSearch) {
   EXPECT_EQ(run("search --fabric default 300 1").out, "not found\n");
   EXPECT_EQ(run("search --fabric default 1 -- -5").out, "not found\n");
   const Outcome bad = run("search --fabric ring 1 1");
-  EXPECT_EQ(bad.exit_code, 1);
+  EXPECT_EQ(bad.exit_code, 2);
   EXPECT_NE(bad.err.find("default or switch"), std::string::npos);
-  EXPECT_EQ(run("search --fabric default NOPE 1").exit_code, 1);
-  EXPECT_EQ(run("search --fabric default 1 x").exit_code, 1);
-  EXPECT_EQ(run("table --fabric ring").exit_code, 1);
+  EXPECT_EQ(run("search --fabric default NOPE 1").exit_code, 2);
+  EXPECT_EQ(run("search --fabric default 1 x").exit_code, 2);
+  EXPECT_EQ(run("table --fabric ring").exit_code, 2);
 }
 
 TEST_F(Cli, LintExitCodes) {
@@ -210,8 +156,8 @@ TEST_F(Cli, CheckVerdictsAndExitCodes) {
   EXPECT_NE(js.out.find("\"exact\": true"), std::string::npos) << js.out;
   EXPECT_NE(js.out.find("\"engine\": \"persistent\""), std::string::npos) << js.out;
   EXPECT_NE(js.out.find("\"verdict\": \"GLOBAL_UNSAFE\""), std::string::npos) << js.out;
-  EXPECT_EQ(run("check --engine fast").exit_code, 1);
-  EXPECT_EQ(run("check --engine explicit --random 3").exit_code, 1);
+  EXPECT_EQ(run("check --engine fast").exit_code, 2);
+  EXPECT_EQ(run("check --engine explicit --random 3").exit_code, 2);
   const Outcome c7 = run("check --chips 2 --leaders 2 --host-cc");
   EXPECT_EQ(c7.exit_code, 4);
   // Which pair is shown depends on the symmetry representative; the shape does not.
@@ -240,7 +186,7 @@ TEST_F(Cli, CheckVerdictsAndExitCodes) {
   for (const char* bad : {"--chips 0", "--chips 65", "--leaders 5", "--leaders 0", "--fabric ring",
                           "--compare lt", "--lowering tree", "--wiring star", "--roles x", "--host-addrs y"}) {
     const Outcome r = run(std::string("check ") + bad);
-    EXPECT_EQ(r.exit_code, 1) << bad;
+    EXPECT_EQ(r.exit_code, 2) << bad;  // every wrong option value is usage
     EXPECT_EQ(r.err.find('\n'), r.err.size() - 1) << bad << ": one line: " << r.err;
   }
   EXPECT_EQ(run("check --chips").exit_code, 2);
@@ -273,7 +219,7 @@ TEST_F(Cli, CheckConfigsAndHypotheses) {
   EXPECT_NE(refused.err.find("cfg0 and cfg1"), std::string::npos) << refused.err;
   // Rounds are bounded as for check (this once looped forever: a 16-bit round counter).
   const Outcome many = run("check-configs --rounds 65537 '" + zero.string() + "'");
-  EXPECT_EQ(many.exit_code, 1) << many.out;
+  EXPECT_EQ(many.exit_code, 2) << many.out;
   EXPECT_NE(many.err.find("--rounds"), std::string::npos) << many.err;
   EXPECT_NE(r.out.find("configs: 2 files"), std::string::npos) << r.out;
   const Outcome bad = run("check-configs '" + file("short.bin", "abc").string() + "'");

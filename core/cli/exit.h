@@ -1,0 +1,36 @@
+// Exit codes and error lines: the contract scripts rely on (README "The CLI").
+//
+// The rule for 1 versus 2: 2 when the command line itself is wrong (an unknown command
+// or option, a missing argument, an option value not of its type or outside its range,
+// options that conflict, binary output to a terminal); 1 when what the command line
+// names is wrong (a file or stdin whose content is invalid, a path that cannot be read,
+// an output that cannot be written, memory that runs out).
+#pragma once
+
+#include <string>
+#include <string_view>
+
+#include "neffbar/error.h"
+
+namespace neffbar::cli {
+
+enum class Exit : int { Ok = 0, Invalid = 1, Usage = 2, LintFound = 3, Failing = 4 };
+
+inline int code(Exit e) { return static_cast<int>(e); }
+
+// Control characters (C0, DEL) as \n, \t or \xNN, so that an error line stays one line
+// and a file name or JSON string cannot drive the terminal; other bytes pass unchanged.
+std::string escape(std::string_view text);
+
+// Writes "neffbar: [name: ]message" (escaped) and a newline to std::cerr.
+void error_line(std::string_view name, std::string_view message);
+
+// An error in what the command line names (file content, a path, an output): exit 1.
+// `input` is the file's name ("-" is printed as stdin).
+int fail_input(const Error& e, const std::string& input);
+
+// An error in the command line itself: exit 2.  `option` names the option or argument
+// when the Error's own `where` does not ("--arch"; empty: the Error names it).
+int fail_usage(const Error& e, std::string_view option = "");
+
+}  // namespace neffbar::cli

@@ -139,6 +139,17 @@ TEST(JsonLog, EveryReaderErrorNamesThePath) {
       {"addr wrapper", "{ \"addr\": { \"soc_addr\": \"0x123456789ABCDEF0\" } }", "\"0x1\"", Errc::WrongType,
        "$.device_barrier.start_network_proxy"},
       {"overlay conflict", "\"m2s_val\": 1", "\"m2s_val\": 7", Errc::Conflict, "overlays"},
+      // nlohmann-json keeps the last of two equal keys; the reader refuses, naming it.
+      {"duplicate key", "\"queue_id\": 3", "\"queue_id\": 3, \"queue_id\": 4", Errc::BadJson,
+       "$.device_barrier.queue_id: expected each key once"},
+      {"duplicate in an array element", "\"m2s_val\": 1", "\"m2s_val\": 1, \"m2s_val\": 1", Errc::BadJson,
+       "$.device_barrier.barrier_step_config[0].m2s_val"},
+      {"duplicate top level", "\"execute_device_barrier\": \"0x1\"",
+       "\"execute_device_barrier\": \"0x1\", \"execute_device_barrier\": \"0x1\"", Errc::BadJson,
+       "$.execute_device_barrier"},
+      // nlohmann-json ends its input at a NUL byte: what follows would never be read.
+      {"NUL then garbage", "\"queue_id\": 3", std::string("\"queue_id\": 3\0garbage", 22), Errc::BadJson,
+       "a NUL byte"},
   };
   for (const BadCase& c : cases) {
     std::string text = good;

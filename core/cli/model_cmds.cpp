@@ -56,7 +56,7 @@ Error as_option(Error e, const std::string& option = "") {
 
 // What the system is made of beyond the topology (check, check-configs, promela).
 void add_model_options(CLI::App* cmd, CheckArgs& a) {
-  cmd->add_option("--rounds", a.rounds, "Back-to-back barrier rounds on the same semaphores (1..1000)")->capture_default_str();
+  cmd->add_option("--rounds", a.rounds, "Back-to-back barrier rounds on the same semaphores (" + kRoundRange.text() + ")")->capture_default_str()->type_name("N");
   cmd->add_option("--compare", a.compare, "ge|gt: the wait compare (C4)")->capture_default_str();
   cmd->add_option("--dec", a.dec, "one|target: what a released wait removes (C5)")->capture_default_str();
   cmd->add_option("--lowering", a.lowering, "table|arrive_wait|hierarchical (C7)")->capture_default_str();
@@ -71,10 +71,10 @@ void add_engine_options(CLI::App* cmd, CheckArgs& a) {
                   "auto|explicit|persistent|random: auto decides exactly with the persistent engine when the "
                   "system qualifies, else searches explicitly")
       ->capture_default_str();
-  cmd->add_option("--random", a.random, "Random schedules (PCT): this many (implies --engine random; proves nothing)");
-  cmd->add_option("--seed", a.seed, "Seed for --random")->capture_default_str();
-  cmd->add_option("--max-states", a.max_states, "State budget")->capture_default_str();
-  cmd->add_option("--max-seconds", a.max_seconds, "Time budget")->capture_default_str();
+  cmd->add_option("--random", a.random, "Random schedules (PCT): this many (implies --engine random; proves nothing)")->type_name("N");
+  cmd->add_option("--seed", a.seed, "Seed for --random")->capture_default_str()->type_name("N");
+  cmd->add_option("--max-states", a.max_states, "State budget")->capture_default_str()->type_name("N");
+  cmd->add_option("--max-seconds", a.max_seconds, "Time budget in seconds (a decimal number > 0)")->capture_default_str()->type_name("SECONDS");
   cmd->add_flag("--no-reduce", a.no_reduce, "Disable the Lipton (atomic block) reduction");
   cmd->add_flag("--no-symmetry", a.no_symmetry, "Disable the symmetry reduction");
   cmd->add_flag("--no-por", a.no_por, "Disable the partial-order reduction");
@@ -83,8 +83,8 @@ void add_engine_options(CLI::App* cmd, CheckArgs& a) {
 
 // The topology and the host-side choices (check, promela).
 void add_topology_options(CLI::App* cmd, CheckArgs& a) {
-  cmd->add_option("--chips", a.chips, "Chips (1..64)")->capture_default_str();
-  cmd->add_option("--leaders", a.leaders, "Leader SPs per chip (1..4)")->capture_default_str();
+  cmd->add_option("--chips", a.chips, "Chips (" + kChipRange.text() + ")")->capture_default_str()->type_name("N");
+  cmd->add_option("--leaders", a.leaders, "Leader SPs per chip (" + kLeaderRange.text() + ")")->capture_default_str()->type_name("N");
   cmd->add_option("--fabric", a.fabric, "default|switch")->capture_default_str();
   cmd->add_flag("--host-cc", a.host_cc, "Host-CC mode (ctx[0x231] == 1): the done semaphores merge");
   cmd->add_flag("--no-proxy", a.no_proxy, "Drop the barrier proxy (non-host-CC mode)");
@@ -114,9 +114,10 @@ Result<Scenario> to_scenario(const CheckArgs& a) {
   Scenario s;
   auto f = parse_fabric(a.fabric);
   if (!f) return as_option(f.error(), "--fabric");
-  const auto chips = parse_count("--chips", a.chips, 0, kU32Max);
-  const auto leaders = parse_count("--leaders", a.leaders, 0, kU32Max);
-  const auto rounds = parse_count("--rounds", a.rounds, 0, kU32Max);
+  // The composer's ranges (composer.h), so that the message gives the real bounds.
+  const auto chips = parse_count("--chips", a.chips, kChipRange.lo, kChipRange.hi);
+  const auto leaders = parse_count("--leaders", a.leaders, kLeaderRange.lo, kLeaderRange.hi);
+  const auto rounds = parse_count("--rounds", a.rounds, kRoundRange.lo, kRoundRange.hi);
   const auto random = parse_count("--random", a.random.empty() ? "0" : a.random, a.random.empty() ? 0 : 1, kU32Max);
   const auto seed = parse_count("--seed", a.seed, 0, kU64Max);
   const auto max_states = parse_count("--max-states", a.max_states, 1, kU64Max);

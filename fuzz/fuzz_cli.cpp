@@ -22,11 +22,11 @@
 //    that names an argv word, an option or stdin;
 //  - exit 0, 3 or 4 (--help, --version included): something on stdout, unless the
 //    result went to -o or is a clean lint's (empty);
-//  - the command ends within 10 s (a hang beyond it is libFuzzer's -timeout).
+//  - the command ends within 10 s: libFuzzer's -timeout (cli.options) while fuzzing; not
+//    asserted in the ctest replay, where the machine's load would decide it.
 #include <unistd.h>
 
 #include <algorithm>
-#include <chrono>
 #include <cstdint>
 #include <cstdlib>
 #include <filesystem>
@@ -163,16 +163,13 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   std::ostringstream out, err;
   FullBuf full_disk;
   if (stdout_full) out.basic_ios<char>::rdbuf(&full_disk);
-  const auto t0 = std::chrono::steady_clock::now();
   int rc = 0;
   {
     const Redirect r(in, out, err);
     rc = neffbar::cli::run(static_cast<int>(words.size()), argv.data());
   }
-  const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
 
   require(rc >= 0 && rc <= 4, "the exit code is one of the documented ones (0..4)");
-  require(seconds < 10, "a command ends within 10 s");
   const std::string e = err.str();
   if (rc == 1 || rc == 2) {
     require(out.str().empty(), "nothing is written to stdout on error");

@@ -143,6 +143,17 @@ class Parser(argparse.ArgumentParser):
         self.exit(EXIT_BAD, f"{self.prog}: {shown(message)} (--help)\n")
 
 
+def load_script(name):
+    """A script of scripts/ without a .py name (bench-count, bench-compare), as a module."""
+    import importlib.machinery
+    import importlib.util
+    path = os.path.join(os.path.dirname(os.path.abspath(__file__)), name)
+    loader = importlib.machinery.SourceFileLoader(name.replace("-", "_"), path)
+    module = importlib.util.module_from_spec(importlib.util.spec_from_loader(loader.name, loader))
+    loader.exec_module(module)
+    return module
+
+
 def run(prog, main, argv):
     """main(argv) with a BadInput turned into one line on stderr and exit 2."""
     try:

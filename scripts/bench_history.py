@@ -173,19 +173,22 @@ def changes(records, name):
     - time: a windowed Mann-Whitney test.  At each commit i, the time/floor repetitions
       of up to WINDOW commits before i are pooled against those of i and up to WINDOW-1
       after; a candidate has p < ALPHA and a median shift of at least MIN_SHIFT.  A step
-      shows as a run of candidates around it: the best candidate is a change point and
-      the others within WINDOW commits of it are dropped, then the best of those left,
-      and so on.  Best: the smallest p; of equal p (fully separated windows all get the
-      smallest p there is), the largest step from the commit before, then the earlier.
+      shows as a run of candidates around it: a candidate is a change point when it is
+      the best of the candidates within WINDOW commits of it.  Best: the smallest p; of
+      equal p (fully separated windows all get the smallest p there is), the largest
+      jump from the commit before, then the earlier.  Two steps within WINDOW commits
+      of each other show as one, at the better.
     - instructions: exact, commit to commit: a change of COUNT_SHIFT_PCT % or more.
 
     Returns [{"index", "commit", "kind", "shift", "p"}]."""
     out = []
-    left = sorted(time_candidates(records, name), key=lambda c: (c[1], -abs(c[3]), c[0]))
-    while left:
-        i, p, shift, _ = left[0]
-        out.append({"index": i, "commit": records[i]["commit"], "kind": "time", "shift": shift, "p": p})
-        left = [c for c in left if abs(c[0] - i) > WINDOW]
+    cands = time_candidates(records, name)
+
+    def rank(c):
+        return c[1], -abs(c[3]), c[0]
+    for c in cands:
+        if all(rank(c) <= rank(d) for d in cands if abs(d[0] - c[0]) <= WINDOW):
+            out.append({"index": c[0], "commit": records[c[0]]["commit"], "kind": "time", "shift": c[2], "p": c[1]})
     for i in range(1, len(records)):
         a = records[i - 1]["benchmarks"].get(name, {}).get("instructions")
         b = records[i]["benchmarks"].get(name, {}).get("instructions")

@@ -278,6 +278,15 @@ def test_change_points(check):
             wrong.append((seed, found))
     check(not wrong, f"two steps {bh.WINDOW + 1} commits apart: both found, each on its commit"
           + (f"; wrong: {wrong[:2]}" if wrong else ""))
+    # two steps WINDOW commits apart show as one change point (at the larger jump)
+    wrong = []
+    for seed in range(10):
+        levels = [1.0] * 4 + [1.15] * bh.WINDOW + [1.35] * 5
+        found = [c["index"] for c in bh.changes(series_records(levels, 5, seed), BENCH) if c["kind"] == "time"]
+        if found not in ([4], [4 + bh.WINDOW]):
+            wrong.append((seed, found))
+    check(not wrong, f"two steps {bh.WINDOW} commits apart: one change point, on one of the two steps"
+          + (f"; wrong: {wrong[:2]}" if wrong else ""))
     # a one-commit outlier next to a step does not steal the change point
     wrong = []
     for seed in range(10):

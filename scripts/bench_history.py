@@ -17,7 +17,7 @@ import statistics
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from bench_io import BadInput, is_positive, parse_json, write_atomic  # noqa: E402
+from bench_io import BadInput, brief, cut, is_positive, parse_json, write_atomic  # noqa: E402
 from bench_ratios import (changed_by_at_least, check_run, floor_of, instructions, load_run,  # noqa: E402
                           mann_whitney_p, repetitions)
 
@@ -73,29 +73,29 @@ def check_record(r, where):
     if not isinstance(r, dict):
         bad("not a record (a JSON object)")
     if not isinstance(r.get("commit"), str) or not re.fullmatch(r"[0-9a-f]{7,64}", r["commit"]):
-        bad(f"commit: expected a commit id (hex), got {r.get('commit')!r}")  # it names files
+        bad(f"commit: expected a commit id (hex), got {brief(r.get('commit'))}")  # it names files
     if r.get("tree") not in ("clean", "dirty"):
-        bad(f"tree: expected clean or dirty, got {r.get('tree')!r}")
+        bad(f"tree: expected clean or dirty, got {brief(r.get('tree'))}")
     if not isinstance(r.get("machine", {}), dict):
         bad("machine: expected an object")
     if not isinstance(r.get("benchmarks"), dict):
         bad("benchmarks: expected an object")
     for name, b in r["benchmarks"].items():
-        at = f"benchmarks.{name}"
+        at = f"benchmarks.{cut(name)}"
         if not isinstance(b, dict):
             bad(f"{at}: expected an object")
         reps = b.get("reps_ns")
         if not isinstance(reps, list) or not reps or not all(is_positive(x) for x in reps):
-            bad(f"{at}.reps_ns: expected a list of positive finite numbers, got {reps!r}")
+            bad(f"{at}.reps_ns: expected a list of positive finite numbers, got {brief(reps)}")
         if not is_positive(b.get("median_ns")):
-            bad(f"{at}.median_ns: expected a positive finite number, got {b.get('median_ns')!r}")
+            bad(f"{at}.median_ns: expected a positive finite number, got {brief(b.get('median_ns'))}")
         iqr = b.get("iqr_ns")
         if not (is_positive(iqr) or iqr == 0) or isinstance(iqr, bool):
-            bad(f"{at}.iqr_ns: expected a finite number >= 0, got {iqr!r}")
+            bad(f"{at}.iqr_ns: expected a finite number >= 0, got {brief(iqr)}")
         if b.get("floor") is not None and not isinstance(b["floor"], str):
-            bad(f"{at}.floor: expected a benchmark name or null, got {b['floor']!r}")
+            bad(f"{at}.floor: expected a benchmark name or null, got {brief(b['floor'])}")
         if b.get("instructions") is not None and not is_positive(b["instructions"]):
-            bad(f"{at}.instructions: expected a positive finite number or null, got {b['instructions']!r}")
+            bad(f"{at}.instructions: expected a positive finite number or null, got {brief(b['instructions'])}")
     return r
 
 

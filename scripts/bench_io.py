@@ -60,6 +60,8 @@ def parse_json(text, where):
         raise BadInput(where, f"not JSON: {e}") from None
     except RecursionError:
         raise BadInput(where, "not JSON: nested too deeply") from None
+    except ValueError as e:  # an integer of more digits than Python converts
+        raise BadInput(where, f"not JSON: {str(e).split(';')[0]}") from None
 
 
 def read_text(path):
@@ -83,8 +85,23 @@ def read_json(path):
 
 
 def is_positive(x):
-    """A JSON number (not a bool) that is finite and > 0."""
-    return isinstance(x, (int, float)) and not isinstance(x, bool) and math.isfinite(x) and x > 0
+    """A JSON number (not a bool) that is finite (as a float too) and > 0."""
+    if not isinstance(x, (int, float)) or isinstance(x, bool):
+        return False
+    try:
+        return math.isfinite(float(x)) and x > 0
+    except OverflowError:
+        return False
+
+
+def cut(text, width=80):
+    """`text` cut to `width` characters, for an error line."""
+    return text if len(text) <= width else text[:width - 3] + "..."
+
+
+def brief(value):
+    """repr(value), cut to 60 characters, for an error line."""
+    return cut(repr(value), 60)
 
 
 def write_atomic(path, data):

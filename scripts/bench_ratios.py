@@ -9,7 +9,7 @@ from collections import Counter
 from fractions import Fraction
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from bench_io import BadInput, is_positive, read_json, run  # noqa: E402
+from bench_io import BadInput, brief, cut, is_positive, read_json, run  # noqa: E402
 
 # Every benchmark's floor: the same run's cheapest version of the same kind of work, by
 # name prefix (first match).  A benchmark that matches none is an error in
@@ -75,19 +75,19 @@ def check_run(run, where):
         name = b.get("run_name", b.get("name"))
         if not isinstance(name, str) or not name:
             raise BadInput(where, f"{at}: no name")
-        at += f" ({name})"
+        at += f" ({cut(name)})"
         if b.get("error_occurred"):
             raise BadInput(where, f"{at}: the benchmark reported an error: {b.get('error_message', '?')}")
         kind = b.get("run_type", "iteration")
         if kind not in ("iteration", "aggregate"):
-            raise BadInput(where, f"{at}: run_type: expected iteration or aggregate, got {kind!r}")
+            raise BadInput(where, f"{at}: run_type: expected iteration or aggregate, got {brief(kind)}")
         if kind == "iteration" or b.get("aggregate_name") == "median":
             if b.get("time_unit", "ns") not in UNIT_NS:
-                raise BadInput(where, f"{at}: time_unit: expected one of {', '.join(UNIT_NS)}, got {b.get('time_unit')!r}")
+                raise BadInput(where, f"{at}: time_unit: expected one of {', '.join(UNIT_NS)}, got {brief(b.get('time_unit'))}")
             if not is_positive(b.get("cpu_time")):
-                raise BadInput(where, f"{at}: cpu_time: expected a positive finite number, got {b.get('cpu_time')!r}")
+                raise BadInput(where, f"{at}: cpu_time: expected a positive finite number, got {brief(b.get('cpu_time'))}")
         if b.get("instructions") is not None and not is_positive(b["instructions"]):
-            raise BadInput(where, f"{at}: instructions: expected a positive finite number, got {b['instructions']!r}")
+            raise BadInput(where, f"{at}: instructions: expected a positive finite number, got {brief(b['instructions'])}")
     return run
 
 

@@ -336,13 +336,24 @@ def test_bad_input(check, tmp):
         "a control character in a name": ("ctl.json", json.dumps(fake_run({"BM_\x1b[2J\nfake": ([0.0], None)})),
                                           "(BM_\\x1b[2J\\nfake)"),
         "a missing file": ("absent.json", None, "absent.json: no such file"),
+        "a number too large for a float": ("big.json", '{"benchmarks": [{"name": "BM_Arith_Floor", "cpu_time": 1%s}]}' % ("0" * 400),
+                                           "big.json: benchmarks[0] (BM_Arith_Floor): cpu_time: expected a positive finite number, got 1000"),
+        "an integer of 5000 digits": ("digits.json", '{"benchmarks": [{"name": "BM_Arith_Floor", "cpu_time": 1%s}]}' % ("0" * 5000),
+                                      "digits.json: not JSON: Exceeds the limit"),
+        "nested 100000 deep": ("deep.json", "[" * 100000 + "]" * 100000, "deep.json: not JSON: nested too deeply"),
+        "not UTF-8": ("latin.json", b'{"benchmarks": [{"name": "BM_\xff"}]}', "latin.json: not UTF-8: byte 29"),
+        "a directory": ("dir.json", "mkdir", "dir.json: is a directory"),
     }
     for what, (name, data, expect) in bad.items():
-        path = write(name, data) if data is not None else os.path.join(tmp, name)
+        path = os.path.join(tmp, name)
+        if data == "mkdir":
+            os.mkdir(path)
+        elif data is not None:
+            write(name, data)
         rc, out, err = script("bench-compare", good, path)
         lines = err.strip().split("\n")
-        check(rc == 2 and len(lines) == 1 and lines[0].startswith("bench-compare: ") and expect in lines[0] and not out,
-              f"bench-compare, {what}: exit {rc}, {lines[0][:110]!r}")
+        check(rc == 2 and len(lines) == 1 and lines[0].startswith("bench-compare: ") and expect in lines[0] and not out
+              and len(lines[0]) < 400, f"bench-compare, {what}: exit {rc}, {lines[0][:110]!r}")
     hostile = write("a\x1bb.json", "x")
     rc, _, err = script("bench-compare", good, hostile)
     check(rc == 2 and "a\\x1bb.json: not JSON" in err and "\x1b" not in err, "bench-compare escapes a control character in a file name")

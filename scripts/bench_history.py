@@ -12,17 +12,20 @@ import json
 import math
 import os
 import platform
+import re
 import statistics
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from bench_ratios import floor_of, instructions, mann_whitney_p, repetitions  # noqa: E402
+from bench_io import BadInput, brief, cut, is_positive, parse_json, write_atomic  # noqa: E402
+from bench_ratios import (changed_by_at_least, check_run, floor_of, instructions, load_run,  # noqa: E402
+                          mann_whitney_p, repetitions)
 
 # Change detection over the series (see changes()).
 WINDOW = 3          # commits pooled on each side of a candidate change
 ALPHA = 0.01        # Mann-Whitney two-sided p below which a time shift is real
 MIN_SHIFT = 0.05    # and the shift of the median time/floor at least this
-COUNT_SHIFT = 0.01  # instruction counts are exact: a 1 % change is a change
+COUNT_SHIFT_PCT = 1  # instruction counts are exact: a change of 1 % or more is a change
 
 
 # ----------------------------------------------------------------------- records --
@@ -48,9 +51,13 @@ def quantile(xs, q):
     return xs[lo] + (xs[hi] - xs[lo]) * (k - lo)
 
 
-def record_from_run(run, commit, subject, date, recorded, tree):
-    """A history record from a Google Benchmark JSON run (dict) with repetitions."""
+def record_from_run(run, commit, subject, date, recorded, tree, where="the benchmark run"):
+    """A history record from a Google Benchmark JSON run (dict) with repetitions;
+    BadInput (naming `where`) when the run is not usable or measured nothing."""
+    run = load_run(run) if isinstance(run, str) else check_run(run, where)
     reps, counts = repetitions(run), instructions(run)
+    if not reps:
+        raise BadInput(where, "no benchmarks: the run measured nothing")
     benchmarks = {}
     for name, xs in reps.items():
         benchmarks[name] = {"median_ns": statistics.median(xs), "iqr_ns": quantile(xs, 0.75) - quantile(xs, 0.25),
@@ -59,23 +66,77 @@ def record_from_run(run, commit, subject, date, recorded, tree):
             "machine": machine(), "benchmarks": benchmarks}
 
 
+def check_record(r, where):
+    """`r` if it is a usable history record, else BadInput naming `where` and the key."""
+    def bad(what):
+        raise BadInput(where, what)
+    if not isinstance(r, dict):
+        bad("not a record (a JSON object)")
+    if not isinstance(r.get("commit"), str) or not re.fullmatch(r"[0-9a-f]{7,64}", r["commit"]):
+        bad(f"commit: expected a commit id (hex), got {brief(r.get('commit'))}")  # it names files
+    if r.get("tree") not in ("clean", "dirty"):
+        bad(f"tree: expected clean or dirty, got {brief(r.get('tree'))}")
+    if not isinstance(r.get("machine", {}), dict):
+        bad("machine: expected an object")
+    if not isinstance(r.get("benchmarks"), dict):
+        bad("benchmarks: expected an object")
+    for name, b in r["benchmarks"].items():
+        at = f"benchmarks.{cut(name)}"
+        if not isinstance(b, dict):
+            bad(f"{at}: expected an object")
+        reps = b.get("reps_ns")
+        if not isinstance(reps, list) or not reps or not all(is_positive(x) for x in reps):
+            bad(f"{at}.reps_ns: expected a list of positive finite numbers, got {brief(reps)}")
+        if not is_positive(b.get("median_ns")):
+            bad(f"{at}.median_ns: expected a positive finite number, got {brief(b.get('median_ns'))}")
+        iqr = b.get("iqr_ns")
+        if not (is_positive(iqr) or iqr == 0) or isinstance(iqr, bool):
+            bad(f"{at}.iqr_ns: expected a finite number >= 0, got {brief(iqr)}")
+        if b.get("floor") is not None and not isinstance(b["floor"], str):
+            bad(f"{at}.floor: expected a benchmark name or null, got {brief(b['floor'])}")
+        if b.get("instructions") is not None and not is_positive(b["instructions"]):
+            bad(f"{at}.instructions: expected a positive finite number or null, got {brief(b['instructions'])}")
+    return r
+
+
 def load(path):
-    if not os.path.exists(path):
+    """The records of history.jsonl, oldest first ([] when it does not exist), each
+    checked.  BadInput names the file and the line: a line that is not a record, or a
+    last line cut short (a crash while writing, before writes were atomic)."""
+    try:
+        with open(path, "rb") as f:
+            data = f.read()
+    except FileNotFoundError:
         return []
-    with open(path) as f:
-        return [json.loads(line) for line in f if line.strip()]
+    except OSError as e:
+        raise BadInput(path, (e.strerror or str(e)).lower()) from None
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as e:
+        raise BadInput(path, f"not UTF-8: byte {e.start}") from None
+    lines = text.split("\n")
+    records = []
+    for n, line in enumerate(lines, 1):
+        if not line.strip():
+            continue
+        try:
+            records.append(check_record(parse_json(line, path), path))
+        except BadInput as e:
+            cut = " (the last line, cut short: no newline at its end)" if n == len(lines) else ""
+            raise BadInput(path, f"line {n}{cut}: {e.what}") from None
+    return records
 
 
 def append(path, record):
-    """Appends `record`; a dirty-tree record replaces an earlier dirty one of the same commit."""
+    """Appends `record`; a dirty-tree record replaces an earlier dirty one of the same
+    commit.  The whole file is rewritten through a temporary and a rename, so a crash
+    leaves the old history or the new one, never half a line."""
+    check_record(record, "the new record")
     records = load(path)
     if record["tree"] == "dirty":
         records = [r for r in records if not (r["commit"] == record["commit"] and r["tree"] == "dirty")]
     records.append(record)
-    os.makedirs(os.path.dirname(os.path.abspath(path)), exist_ok=True)
-    with open(path, "w") as f:
-        for r in records:
-            f.write(json.dumps(r, sort_keys=True) + "\n")
+    write_atomic(path, "".join(json.dumps(r, sort_keys=True, allow_nan=False) + "\n" for r in records))
 
 
 def ratios(record, name):
@@ -88,18 +149,10 @@ def ratios(record, name):
 
 
 # ----------------------------------------------------------------- change points --
-def changes(records, name):
-    """Change points of benchmark `name` over the series (oldest first):
-
-    - time: a windowed Mann-Whitney test.  At each commit i, the time/floor repetitions
-      of up to WINDOW commits before i are pooled against those of i and up to WINDOW-1
-      after; a candidate has p < ALPHA and a median shift of at least MIN_SHIFT.  A
-      candidate is kept when no other candidate within WINDOW commits has a smaller p
-      (a step shows as a run of candidates around it; the step itself is the best).
-    - instructions: exact, commit to commit: a change of COUNT_SHIFT or more.
-
-    Returns [{"index", "commit", "kind", "shift", "p"}]."""
-    out = []
+def time_candidates(records, name):
+    """[(index, p, shift, step)] of every commit where the windowed Mann-Whitney test
+    sees a time shift (see changes()); a step shows as a run of them around it.  `step`
+    is the shift from the commit before to this one alone (medians)."""
     series = [ratios(r, name) for r in records]
     cands = []
     for i in range(1, len(records)):
@@ -110,14 +163,36 @@ def changes(records, name):
         p = mann_whitney_p(before, after)
         shift = statistics.median(after) / statistics.median(before) - 1
         if p is not None and p < ALPHA and abs(shift) >= MIN_SHIFT:
-            cands.append((i, p, shift))
-    for i, p, shift in cands:
-        if all(not (abs(j - i) <= WINDOW and (q < p or (q == p and j < i))) for j, q, _ in cands if j != i):
-            out.append({"index": i, "commit": records[i]["commit"], "kind": "time", "shift": shift, "p": p})
+            cands.append((i, p, shift, statistics.median(series[i]) / statistics.median(series[i - 1]) - 1))
+    return cands
+
+
+def changes(records, name):
+    """Change points of benchmark `name` over the series (oldest first):
+
+    - time: a windowed Mann-Whitney test.  At each commit i, the time/floor repetitions
+      of up to WINDOW commits before i are pooled against those of i and up to WINDOW-1
+      after; a candidate has p < ALPHA and a median shift of at least MIN_SHIFT.  A step
+      shows as a run of candidates around it: a candidate is a change point when it is
+      the best of the candidates within WINDOW commits of it.  Best: the smallest p; of
+      equal p (fully separated windows all get the smallest p there is), the largest
+      jump from the commit before, then the earlier.  Two steps within WINDOW commits
+      of each other show as one, at the better.
+    - instructions: exact, commit to commit: a change of COUNT_SHIFT_PCT % or more.
+
+    Returns [{"index", "commit", "kind", "shift", "p"}]."""
+    out = []
+    cands = time_candidates(records, name)
+
+    def rank(c):
+        return c[1], -abs(c[3]), c[0]
+    for c in cands:
+        if all(rank(c) <= rank(d) for d in cands if abs(d[0] - c[0]) <= WINDOW):
+            out.append({"index": c[0], "commit": records[c[0]]["commit"], "kind": "time", "shift": c[2], "p": c[1]})
     for i in range(1, len(records)):
         a = records[i - 1]["benchmarks"].get(name, {}).get("instructions")
         b = records[i]["benchmarks"].get(name, {}).get("instructions")
-        if a and b and abs(b / a - 1) >= COUNT_SHIFT:
+        if a and b and changed_by_at_least(a, b, COUNT_SHIFT_PCT):
             out.append({"index": i, "commit": records[i]["commit"], "kind": "instructions", "shift": b / a - 1, "p": None})
     return sorted(out, key=lambda c: (c["index"], c["kind"]))
 
@@ -214,11 +289,11 @@ def report(records, out_dir):
            f"<span style='color:{COLOR_TIME}'>&#9679; time / floor (median, IQR)</span>, "
            f"<span style='color:{COLOR_COUNT}'>&#9632; instructions per operation</span>, "
            f"<span class='cp'>- - change point</span> (windowed Mann-Whitney on time, p &lt; {ALPHA}, shift &ge; "
-           f"{100 * MIN_SHIFT:.0f} %; instruction counts exact, &ge; {100 * COUNT_SHIFT:.0f} %). * = uncommitted tree.</p>"]
+           f"{100 * MIN_SHIFT:.0f} %; instruction counts exact, &ge; {COUNT_SHIFT_PCT} %). * = uncommitted tree.</p>"]
     md = ["# neffbar benchmark history", "",
           f"{len(records)} commits; time is median cpu time / the floor's median in the same run; "
           f"instructions are per operation (callgrind). Change points: windowed Mann-Whitney on time "
-          f"(window {WINDOW}, p < {ALPHA}, shift >= {100 * MIN_SHIFT:.0f} %), exact on counts (>= {100 * COUNT_SHIFT:.0f} %).", "",
+          f"(window {WINDOW}, p < {ALPHA}, shift >= {100 * MIN_SHIFT:.0f} %), exact on counts (>= {COUNT_SHIFT_PCT} %).", "",
           "| benchmark | last time/floor | last instructions | change points |", "|---|---|---|---|"]
     for name, cps in found.items():
         doc.append(f"<div class='bench'><h2>{html.escape(name)}"
@@ -232,10 +307,8 @@ def report(records, out_dir):
         md[-1] += f" {n:,.0f} |" if n else " - |"
         md[-1] += " " + ("; ".join(f"{c['kind']} {100 * c['shift']:+.1f} % at `{c['commit'][:8]}`" for c in cps) or "none") + " |"
     doc.append("</body></html>")
-    with open(os.path.join(out_dir, "index.html"), "w") as f:
-        f.write("\n".join(doc))
-    with open(os.path.join(out_dir, "summary.md"), "w") as f:
-        f.write("\n".join(md) + "\n")
+    write_atomic(os.path.join(out_dir, "index.html"), "\n".join(doc))
+    write_atomic(os.path.join(out_dir, "summary.md"), "\n".join(md) + "\n")
     return found
 
 
@@ -266,7 +339,6 @@ def export(records, out_dir):
     paths = []
     for i, r in enumerate(records):
         p = os.path.join(out_dir, f"{i:04d}-{r['commit'][:12]}.json")
-        with open(p, "w") as f:
-            json.dump(to_gbench(r), f, indent=2)
+        write_atomic(p, json.dumps(to_gbench(r), indent=2))
         paths.append(p)
     return paths

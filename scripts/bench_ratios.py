@@ -1,9 +1,15 @@
 """Ratios of a Google Benchmark JSON run against the floors measured in the same run,
-and the targets of the performance issue.  Shared by scripts/bench and
-scripts/bench-compare.  Usage: bench_ratios.py RUN.json"""
-import json
+the targets, and the Mann-Whitney U test.  Shared by scripts/bench, bench-compare and
+bench-history.  Usage: bench_ratios.py RUN.json (exit 0; 2 on a bad run or usage)."""
 import math
+import os
+import statistics
 import sys
+from collections import Counter
+from fractions import Fraction
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from bench_io import BadInput, brief, cut, is_positive, read_json, run  # noqa: E402
 
 # Every benchmark's floor: the same run's cheapest version of the same kind of work, by
 # name prefix (first match).  A benchmark that matches none is an error in
@@ -43,7 +49,7 @@ TARGETS = [
     ("log >= 5x faster than the snprintf logger", "BM_Log_Writer", "BM_Log_Snprintf_Baseline", 0.2),
     ("persistent >= 100x faster than explicit (4x4, 2 rounds)", "BM_Engine/1", "BM_Engine/0", 0.01),
 ]
-# The scale figures users wait for, in the units they wait in (the issue's targets, on
+# The scale figures users wait for, in the units they wait in (the targets, on
 # this machine's one core; reported, never asserted in a test).
 ABSOLUTE = [
     ("64x4, 1 round, exact <= 50 ms (compose + lower + decide)", "BM_Persistent_EndToEnd/1", 50e6),
@@ -55,59 +61,144 @@ ABSOLUTE = [
 UNIT_NS = {"ns": 1, "us": 1e3, "ms": 1e6, "s": 1e9}
 
 
+def check_run(run, where):
+    """`run` (parsed JSON) if it is a usable Google Benchmark run, else BadInput naming
+    `where` and the entry: a "benchmarks" list of objects with a name; every repetition
+    and every median with a known time_unit and a positive, finite cpu_time; no entry
+    that reported an error; "instructions", where present, positive and finite."""
+    if not isinstance(run, dict) or not isinstance(run.get("benchmarks"), list):
+        raise BadInput(where, 'not a Google Benchmark run: no "benchmarks" list')
+    for i, b in enumerate(run["benchmarks"]):
+        at = f"benchmarks[{i}]"
+        if not isinstance(b, dict):
+            raise BadInput(where, f"{at}: not an object")
+        name = b.get("run_name", b.get("name"))
+        if not isinstance(name, str) or not name:
+            raise BadInput(where, f"{at}: no name")
+        at += f" ({cut(name)})"
+        if b.get("error_occurred"):
+            raise BadInput(where, f"{at}: the benchmark reported an error: {b.get('error_message', '?')}")
+        kind = b.get("run_type", "iteration")
+        if kind not in ("iteration", "aggregate"):
+            raise BadInput(where, f"{at}: run_type: expected iteration or aggregate, got {brief(kind)}")
+        if kind == "iteration" or b.get("aggregate_name") == "median":
+            if b.get("time_unit", "ns") not in UNIT_NS:
+                raise BadInput(where, f"{at}: time_unit: expected one of {', '.join(UNIT_NS)}, got {brief(b.get('time_unit'))}")
+            if not is_positive(b.get("cpu_time")):
+                raise BadInput(where, f"{at}: cpu_time: expected a positive finite number, got {brief(b.get('cpu_time'))}")
+        if b.get("instructions") is not None and not is_positive(b["instructions"]):
+            raise BadInput(where, f"{at}: instructions: expected a positive finite number, got {brief(b['instructions'])}")
+    return run
+
+
+def load_run(run):
+    """A checked Google Benchmark run from a path (or an already parsed dict)."""
+    if isinstance(run, str):
+        return check_run(read_json(run), run)
+    return check_run(run, "run")
+
+
 def entries(run):
     """(name, entry, cpu time in ns) of each entry of a Google Benchmark JSON run (a
-    path or the parsed dict)."""
-    if isinstance(run, str):
-        with open(run) as f:
-            run = json.load(f)
-    for b in run["benchmarks"]:
+    path or the parsed dict; checked)."""
+    for b in load_run(run)["benchmarks"]:
         yield b.get("run_name", b["name"]), b, b.get("cpu_time", 0) * UNIT_NS[b.get("time_unit", "ns")]
 
 
-def medians(path):
-    """name -> median cpu_time (ns) of a run (aggregates or plain runs; BigO/RMS and
-    the other aggregates are skipped)."""
-    return {name: t for name, b, t in entries(path) if b.get("aggregate_name", "median") == "median"}
-
-
-def repetitions(path):
+def repetitions(run):
     """name -> [cpu_time ns of each repetition] (plain iteration entries)."""
     reps = {}
-    for name, b, t in entries(path):
+    for name, b, t in entries(run):
         if b.get("run_type", "iteration") == "iteration":
             reps.setdefault(name, []).append(t)
     return reps
 
 
-def mann_whitney_p(a, b):
-    """Two-sided Mann-Whitney U p-value, normal approximation with tie correction
-    (what compare.py reports, without needing scipy)."""
-    n1, n2 = len(a), len(b)
-    if n1 < 2 or n2 < 2:
-        return None
-    allv = sorted((v, i) for i, v in enumerate(a + b))
-    ranks = [0.0] * (n1 + n2)
-    ties = 0.0
+def medians(run):
+    """name -> median cpu_time (ns): the run's "median" aggregate, else the median of the
+    repetitions (BigO/RMS and the other aggregates are skipped)."""
+    out = {name: statistics.median(xs) for name, xs in repetitions(run).items()}
+    out.update({name: t for name, b, t in entries(run) if b.get("aggregate_name") == "median"})
+    return out
+
+
+def grew_by_more_than(base, cur, pct):
+    """cur > base * (1 + pct/100), decided exactly (fractions of the binary floats), so
+    a change of exactly pct is not "more than" whatever the rounding would say."""
+    return Fraction(cur) * 100 > Fraction(base) * (100 + Fraction(pct))
+
+
+def changed_by_at_least(base, cur, pct):
+    """|cur - base| >= base * pct/100, decided exactly."""
+    return abs(Fraction(cur) - Fraction(base)) * 100 >= Fraction(base) * Fraction(pct)
+
+
+# ------------------------------------------------------------------ Mann-Whitney U --
+EXACT_MAX_N = 20  # up to this many values in all, the p-value is exact (permutations)
+
+
+def midranks(values):
+    """1-based ranks of `values` in their order, ties given the mean of their ranks."""
+    order = sorted(range(len(values)), key=lambda k: values[k])
+    ranks = [0.0] * len(values)
     i = 0
-    while i < len(allv):
+    while i < len(order):
         j = i
-        while j + 1 < len(allv) and allv[j + 1][0] == allv[i][0]:
+        while j + 1 < len(order) and values[order[j + 1]] == values[order[i]]:
             j += 1
         for k in range(i, j + 1):
-            ranks[allv[k][1]] = (i + j) / 2 + 1
-        t = j - i + 1
-        ties += t ** 3 - t
+            ranks[order[k]] = (i + j) / 2 + 1
         i = j + 1
-    r1 = sum(ranks[:n1])
-    u = r1 - n1 * (n1 + 1) / 2
-    mu = n1 * n2 / 2
+    return ranks
+
+
+def mw_exact_p(a, b):
+    """Two-sided exact p-value of the rank sum of `a`: the share of all C(n, n1) ways to
+    split the (mid)ranks into groups of n1 and n2 whose rank sum lies at least as far
+    from its mean as the observed one.  With ties this is the conditional permutation
+    test.  Counted by dynamic programming over doubled ranks (integers: exact)."""
+    n1, n = len(a), len(a) + len(b)
+    doubled = [round(2 * r) for r in midranks(list(a) + list(b))]
+    top = sum(sorted(doubled)[-n1:])
+    ways = [[0] * (top + 1) for _ in range(n1 + 1)]  # ways[k][s]: k ranks summing to s
+    ways[0][0] = 1
+    for seen, d in enumerate(doubled):
+        for k in range(min(n1, seen + 1), 0, -1):
+            row, prev = ways[k], ways[k - 1]
+            for s in range(top - d, -1, -1):
+                if prev[s]:
+                    row[s + d] += prev[s]
+    mean2 = n1 * (n + 1)  # twice the mean rank sum
+    dev = abs(sum(doubled[:n1]) - mean2)
+    extreme = sum(c for s, c in enumerate(ways[n1]) if abs(s - mean2) >= dev)
+    return extreme / math.comb(n, n1)
+
+
+def mw_normal_p(a, b):
+    """Two-sided p-value from the normal approximation of U, with the tie correction of
+    the variance and the 0.5 continuity correction (scipy's "asymptotic" method)."""
+    n1, n2 = len(a), len(b)
     n = n1 + n2
+    ranks = midranks(list(a) + list(b))
+    u = sum(ranks[:n1]) - n1 * (n1 + 1) / 2
+    ties = sum(t ** 3 - t for t in Counter(list(a) + list(b)).values())
     sigma = math.sqrt(n1 * n2 / 12 * ((n + 1) - ties / (n * (n - 1))))
     if sigma == 0:
         return 1.0
-    z = (abs(u - mu) - 0.5) / sigma
+    z = (abs(u - n1 * n2 / 2) - 0.5) / sigma
     return math.erfc(max(z, 0) / math.sqrt(2))
+
+
+def mann_whitney_p(a, b):
+    """Two-sided Mann-Whitney U p-value of samples `a` and `b`; None with fewer than 2
+    values on a side.  Exact (mw_exact_p) up to EXACT_MAX_N values in all, where the
+    normal approximation is poor (3 against 3 fully apart: exact 0.1, approximation
+    0.081), the approximation with tie correction (mw_normal_p) above."""
+    if len(a) < 2 or len(b) < 2:
+        return None
+    if len(a) + len(b) <= EXACT_MAX_N:
+        return mw_exact_p(a, b)
+    return mw_normal_p(a, b)
 
 
 def normalized(times):
@@ -120,13 +211,16 @@ def normalized(times):
     return out
 
 
-def instructions(path):
+def instructions(run):
     """name -> instructions per operation (scripts/bench-count adds them to a run)."""
-    return {name: float(b["instructions"]) for name, b, _ in entries(path) if b.get("instructions") is not None}
+    return {name: float(b["instructions"]) for name, b, _ in entries(run) if b.get("instructions") is not None}
 
 
-def main():
-    times = medians(sys.argv[1])
+def main(argv):
+    if len(argv) != 2 or argv[1].startswith("-"):
+        print(__doc__.strip(), file=sys.stderr if len(argv) != 2 or argv[1] not in ("-h", "--help") else sys.stdout)
+        return 0 if argv[1:] in (["-h"], ["--help"]) else 2
+    times = medians(argv[1])
     print("\nratios (median cpu time, same run):")
     for what, num, den, limit in TARGETS:
         if num in times and den in times:
@@ -143,4 +237,4 @@ def main():
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(run("bench_ratios.py", main, sys.argv))

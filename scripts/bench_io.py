@@ -1,0 +1,180 @@
+"""Input and output of the benchmark scripts (bench-compare, bench-count, bench-history):
+strict JSON reading, one-line errors that name the file, option types for argparse, and
+files written whole or not at all.
+
+Exit codes of these scripts: 0 ok; 1 a regression / the gate failed (or a benchmark
+could not be built, run or counted); 2 usage or bad input.  A bad input is never exit 1,
+so a caller can tell "the code got slower" from "the numbers are unusable"."""
+import argparse
+import json
+import math
+import os
+import sys
+import tempfile
+
+EXIT_OK, EXIT_FAIL, EXIT_BAD = 0, 1, 2
+
+
+def shown(text):
+    """`text` with control and other unprintable characters escaped as repr() does, so a
+    hostile file name or value cannot rewrite the terminal or forge a second line."""
+    return "".join(c if c.isprintable() else repr(c)[1:-1] for c in str(text))
+
+
+class BadInput(Exception):
+    """An input file (or value) that cannot be used; str() is `where: what`, escaped."""
+
+    def __init__(self, where, what):
+        super().__init__(where, what)
+        self.where, self.what = where, what
+
+    def __str__(self):
+        return f"{shown(self.where)}: {shown(self.what)}"
+
+
+class _Duplicate(ValueError):
+    pass
+
+
+def _no_duplicates(pairs):
+    seen = {}
+    for k, v in pairs:
+        if k in seen:
+            raise _Duplicate(f"duplicate key {k!r}")
+        seen[k] = v
+    return seen
+
+
+def _no_constant(name):
+    raise _Duplicate(f"{name} is not a JSON number")
+
+
+def parse_json(text, where):
+    """json.loads, stricter: duplicate keys, NaN/Infinity and trailing data are errors
+    (BadInput naming `where`, the line and the column)."""
+    try:
+        return json.loads(text, object_pairs_hook=_no_duplicates, parse_constant=_no_constant)
+    except json.JSONDecodeError as e:
+        raise BadInput(where, f"not JSON: line {e.lineno} column {e.colno}: {e.msg}") from None
+    except _Duplicate as e:
+        raise BadInput(where, f"not JSON: {e}") from None
+    except RecursionError:
+        raise BadInput(where, "not JSON: nested too deeply") from None
+    except ValueError as e:  # an integer of more digits than Python converts
+        raise BadInput(where, f"not JSON: {str(e).split(';')[0]}") from None
+
+
+def read_text(path):
+    """The file's text (UTF-8); BadInput when it cannot be read, is not UTF-8 or is empty."""
+    try:
+        with open(path, "rb") as f:
+            data = f.read()
+    except OSError as e:
+        raise BadInput(path, (e.strerror or str(e)).lower()) from None
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as e:
+        raise BadInput(path, f"not UTF-8: byte {e.start}") from None
+    if not text.strip():
+        raise BadInput(path, "empty file")
+    return text
+
+
+def read_json(path):
+    return parse_json(read_text(path), path)
+
+
+def is_positive(x):
+    """A JSON number (not a bool) that is finite (as a float too) and > 0."""
+    if not isinstance(x, (int, float)) or isinstance(x, bool):
+        return False
+    try:
+        return math.isfinite(float(x)) and x > 0
+    except OverflowError:
+        return False
+
+
+def cut(text, width=80):
+    """`text` cut to `width` characters, for an error line."""
+    return text if len(text) <= width else text[:width - 3] + "..."
+
+
+def brief(value):
+    """repr(value), cut to 60 characters, for an error line."""
+    return cut(repr(value), 60)
+
+
+def write_atomic(path, data):
+    """Writes `data` (str or bytes) to `path` whole or not at all: a temporary file in the
+    same folder, flushed to disk, then renamed over `path`."""
+    folder = os.path.dirname(os.path.abspath(path))
+    os.makedirs(folder, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(dir=folder, prefix="." + os.path.basename(path) + ".", suffix=".tmp")
+    try:
+        with os.fdopen(fd, "wb") as f:
+            f.write(data.encode() if isinstance(data, str) else data)
+            f.flush()
+            os.fsync(f.fileno())
+        umask = os.umask(0)
+        os.umask(umask)
+        os.chmod(tmp, 0o666 & ~umask)  # mkstemp makes it 0600; the file it replaces was not
+        os.replace(tmp, path)
+    except BaseException:
+        try:
+            os.unlink(tmp)
+        except OSError:
+            pass
+        raise
+
+
+# ------------------------------------------------------------------------ options --
+def positive_float(text):
+    try:
+        v = float(text)
+    except ValueError:
+        v = math.nan
+    if not (math.isfinite(v) and v > 0):
+        raise argparse.ArgumentTypeError(f"expected a positive number, got {text!r}")
+    return v
+
+
+def positive_int(text):
+    try:
+        v = int(text, 10)
+    except ValueError:
+        v = 0
+    if v <= 0:
+        raise argparse.ArgumentTypeError(f"expected a positive integer, got {text!r}")
+    return v
+
+
+class Parser(argparse.ArgumentParser):
+    """argparse with the module docstring as --help and one escaped line on a usage
+    error (exit 2)."""
+
+    def __init__(self, prog, doc, **kw):
+        super().__init__(prog=prog, description=doc, formatter_class=argparse.RawDescriptionHelpFormatter,
+                         allow_abbrev=False, **kw)
+
+    def error(self, message):
+        self.exit(EXIT_BAD, f"{self.prog}: {shown(message)} (--help)\n")
+
+
+def load_script(name):
+    """A script of scripts/ without a .py name (bench-count, bench-compare), as a module."""
+    import importlib.machinery
+    import importlib.util
+    path = os.path.join(os.path.dirname(os.path.abspath(__file__)), name)
+    loader = importlib.machinery.SourceFileLoader(name.replace("-", "_"), path)
+    module = importlib.util.module_from_spec(importlib.util.spec_from_loader(loader.name, loader))
+    loader.exec_module(module)
+    return module
+
+
+def run(prog, main, argv):
+    """main(argv) with a BadInput turned into one line on stderr and exit 2."""
+    try:
+        return main(argv)
+    except BadInput as e:
+        print(f"{prog}: {e}", file=sys.stderr)
+        return EXIT_BAD

@@ -1,0 +1,606 @@
+"""Self-test of the benchmark scripts: `./scripts/bench-history --self-test [--screenshot]`
+(ctest: bench_scripts_self_test, bench_report_renders_in_chromium).  Fake runs only; no
+benchmark binary is built.  Each check prints ok/FAIL; any FAIL makes the exit 1.
+
+- the Mann-Whitney p-value against the truth: a brute-force enumeration of every split
+  of the ranks (exact branch, ties included), the published Mann & Whitney table, two
+  published worked examples, and an independent formula of the tie-corrected variance;
+- every branch of the gate (bench-compare): time within/over the threshold with and
+  without significance, fewer than 2 repetitions a side, counts just under / at / just
+  over the threshold, a missing benchmark, floor or count, no floor rule, an empty run;
+- change points on seeded noisy series land on the step's own commit; counts at exactly
+  the change threshold;
+- bad input to bench-compare, bench-history and bench-count: one line naming the file,
+  exit 2; files written whole (history.jsonl, report, exports, --into);
+- the report (and with --screenshot, its rendering in headless Chromium)."""
+import itertools
+import json
+import math
+import os
+import random
+import subprocess
+import sys
+import tempfile
+from fractions import Fraction
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, HERE)
+import bench_history as bh  # noqa: E402
+import bench_io  # noqa: E402
+import bench_ratios as br  # noqa: E402
+
+FLOOR, BENCH, OTHER = "BM_Arith_Floor", "BM_Checker/2/4/0", "BM_ComposeAndLower/4"
+
+
+class Checks:
+    def __init__(self):
+        self.failures = []
+
+    def __call__(self, ok, what):
+        print(f"  {'ok  ' if ok else 'FAIL'} {what}", flush=True)
+        if not ok:
+            self.failures.append(what)
+
+
+# ------------------------------------------------------------------ Mann-Whitney U --
+def brute_force_p(a, b):
+    """The two-sided exact p-value by its definition: every one of the C(n, n1) ways to
+    give n1 of the pooled values' ranks to the first sample, equally likely; p is the
+    share whose rank sum is at least as far from the mean as the observed one.  Ranks
+    from their definition (ties share the mean of their positions), in Fractions."""
+    pooled = list(a) + list(b)
+    rank = [Fraction(sum(v < x for v in pooled)) + Fraction(sum(v == x for v in pooled) + 1, 2) for x in pooled]
+    n, n1 = len(pooled), len(a)
+    mean = Fraction(n1 * (n + 1), 2)
+    observed = abs(sum(rank[:n1]) - mean)
+    splits = list(itertools.combinations(range(n), n1))
+    extreme = sum(1 for c in splits if abs(sum(rank[k] for k in c) - mean) >= observed)
+    return float(Fraction(extreme, len(splits)))
+
+
+def normal_p_reference(a, b):
+    """The normal approximation written independently of bench_ratios: the exact
+    variance of a rank sum drawn without replacement from the pooled (mid)ranks,
+    n1*n2/(n(n-1)) * sum (r - mean r)^2, which is the tie-corrected variance; 0.5
+    continuity correction."""
+    pooled = list(a) + list(b)
+    rank = [sum(v < x for v in pooled) + (sum(v == x for v in pooled) + 1) / 2 for x in pooled]
+    n, n1, n2 = len(pooled), len(a), len(b)
+    mean_r = (n + 1) / 2
+    var = n1 * n2 / (n * (n - 1)) * sum((r - mean_r) ** 2 for r in rank)
+    z = (abs(sum(rank[:n1]) - n1 * mean_r) - 0.5) / math.sqrt(var)
+    return math.erfc(max(z, 0) / math.sqrt(2))
+
+
+def with_u(n1, n2, u):
+    """Samples of sizes n1, n2 without ties whose U (pairs a > b) is u <= n2."""
+    b = list(range(1, n2 + 1))
+    a = [-k for k in range(n1 - 1)] + [u + 0.5]
+    return a, b
+
+
+def test_mann_whitney(check):
+    # Exact branch against brute force, ties included (the case the normal
+    # approximation and a careless ranking get wrong).
+    cases = [([1, 2, 3], [4, 5, 6]), ([1, 2], [3, 4]), ([19, 22, 16, 29, 24], [20, 11, 17, 12]),
+             ([1, 1, 2, 2, 3], [2, 3, 3, 4]), ([5, 5, 5], [5, 5]), ([1, 2, 2, 2], [2, 2, 3]),
+             ([1.0, 1.0, 1.0, 2.0], [1.0, 2.0, 2.0, 2.0, 2.0]),
+             ([3, 1, 4, 1, 5, 9, 2, 6, 5], [3, 5, 8, 9, 7, 9, 3, 2, 3])]
+    rng = random.Random(20261201)
+    for _ in range(40):
+        n1, n2 = rng.randint(2, 7), rng.randint(2, 7)
+        cases.append(([rng.randint(0, 4) for _ in range(n1)], [rng.randint(0, 4) for _ in range(n2)]))
+    wrong = [(a, b, br.mann_whitney_p(a, b), brute_force_p(a, b)) for a, b in cases
+             if br.mann_whitney_p(a, b) != brute_force_p(a, b)]
+    check(not wrong, f"exact p-value == brute-force enumeration of every split, {len(cases)} cases (most with ties)"
+          + (f"; first wrong: {wrong[0]}" if wrong else ""))
+    # Published: Mann & Whitney (1947), "On a test of whether one of two random variables
+    # is stochastically larger than the other", Ann. Math. Statist. 18(1):50-60, Table I,
+    # P(U <= u) for small n (no ties); the two-sided p-value is twice it.
+    table = [(3, 3, 0, 0.050), (3, 3, 1, 0.100), (3, 3, 2, 0.200), (4, 4, 0, 0.014), (4, 4, 1, 0.029),
+             (4, 4, 2, 0.057), (4, 4, 3, 0.100), (5, 5, 2, 0.016), (5, 5, 3, 0.028), (5, 5, 4, 0.048),
+             (5, 5, 5, 0.075), (3, 5, 1, 0.036), (4, 6, 3, 0.033)]
+    bad = [(n1, n2, u, want, br.mann_whitney_p(*with_u(n1, n2, u)) / 2) for n1, n2, u, want in table
+           if round(br.mann_whitney_p(*with_u(n1, n2, u)) / 2, 3) != want]
+    check(not bad, "Mann & Whitney 1947 Table I values (P(U <= u), 3..6 a side)" + (f"; wrong: {bad}" if bad else ""))
+    # Published worked example (scipy.stats.mannwhitneyu documentation, after Wikipedia's
+    # diabetes-age example): males [19, 22, 16, 29, 24], females [20, 11, 17, 12]: U = 17,
+    # exact two-sided p = 0.1111111111111111; method="asymptotic" p = 0.11134688653314041.
+    males, females = [19, 22, 16, 29, 24], [20, 11, 17, 12]
+    check(br.mann_whitney_p(males, females) == 0.1111111111111111
+          and abs(br.mw_normal_p(males, females) - 0.11134688653314041) < 1e-12,
+          "scipy's published example: exact 0.1111, asymptotic 0.111347")
+    # Published example with ties (DolphinDB mannWhitneyUTest documentation):
+    # x = 5 1 4 3 5, y = 2 4 7 -1 0 4, continuity correction: U = 11, two-sided p = 0.518023
+    # (the same data without the tie correction gives 0.5228).
+    x, y = [5, 1, 4, 3, 5], [2, 4, 7, -1, 0, 4]
+    check(abs(br.mw_normal_p(x, y) - 0.518023) < 2e-6, f"a published tied example: {br.mw_normal_p(x, y):.6f} ~ 0.518023")
+    # The tie correction, against the independent variance formula, on large tied samples.
+    off = []
+    for seed in range(20):
+        r = random.Random(seed)
+        n1, n2 = r.randint(11, 40), r.randint(11, 40)
+        a = [r.randint(0, 6) for _ in range(n1)]
+        b = [r.randint(1, 7) for _ in range(n2)]
+        if not math.isclose(br.mw_normal_p(a, b), normal_p_reference(a, b), rel_tol=1e-9, abs_tol=1e-15):
+            off.append(seed)
+    check(not off, "normal approximation == the independent tie-corrected variance formula, 20 tied samples")
+    # The branches: fewer than 2 a side -> None; exact up to EXACT_MAX_N values, normal above.
+    a20, b20 = list(range(10)), [v + 0.5 for v in range(10)]
+    a21 = a20 + [10]
+    check(br.mann_whitney_p([1.0], [2.0, 3.0, 4.0]) is None and br.mann_whitney_p([1.0, 2.0, 3.0], [4.0]) is None
+          and br.mann_whitney_p([1.0, 2.0], [3.0, 4.0]) == 1 / 3,
+          "fewer than 2 values a side: no p-value; 2 against 2 fully apart: exact 1/3")
+    check(br.mann_whitney_p(a20, b20) == br.mw_exact_p(a20, b20) != br.mw_normal_p(a20, b20)
+          and br.mann_whitney_p(a21, b20) == br.mw_normal_p(a21, b20),
+          f"exact up to {br.EXACT_MAX_N} values in all, the normal approximation above")
+
+
+# --------------------------------------------------------------------------- gate --
+def fake_run(spec):
+    """A Google Benchmark run: spec = {name: (cpu times of the repetitions, instructions)}."""
+    out = {"context": {}, "benchmarks": []}
+    for name, (times, count) in spec.items():
+        for i, t in enumerate(times):
+            e = {"name": name, "run_name": name, "run_type": "iteration", "repetition_index": i, "iterations": 10,
+                 "cpu_time": t, "real_time": t, "time_unit": "ns"}
+            if count is not None:
+                e["instructions"] = count
+            out["benchmarks"].append(e)
+    return out
+
+
+def spread(center, k=9, width=0.02):
+    """k distinct values evenly spread +-width around center."""
+    return [center * (1 + width * (2 * i / (k - 1) - 1)) for i in range(k)] if k > 1 else [center]
+
+
+def gate(base, cur, **kw):
+    compare = bench_io.load_script("bench-compare")
+    with open(os.devnull, "w") as sink:
+        return dict(compare.compare(base, cur, out=sink, **kw))
+
+
+def test_gate(check):
+    floor = (spread(100.0), 1_000_000.0)
+    base = fake_run({FLOOR: floor, BENCH: (spread(400.0), 2_000_000.0), OTHER: (spread(50.0), 300_000.0)})
+
+    def cur(bench_times=None, count=2_000_000.0, other=True, floor_times=None, **more):
+        spec = {FLOOR: (floor_times or floor[0], floor[1]), BENCH: (bench_times or spread(400.0), count)}
+        if other:
+            spec[OTHER] = (spread(50.0), 300_000.0)
+        spec.update(more)
+        return fake_run(spec)
+
+    check(gate(base, base) == {}, "gate: a run against itself passes")
+    # time/floor, with the U test (9 against 9: exact)
+    check(gate(base, cur(spread(480.0))) == {}, "gate: time +20 % (within 25 %), significant: passes")
+    f = gate(base, cur(spread(520.0)))
+    check(set(f) == {BENCH} and "time/floor +30.0 %" in f[BENCH] and "U-test p" in f[BENCH],
+          "gate: time +30 %, significant: fails naming it")
+    # +30 % in the median, but the repetitions overlap: p >= 0.05, no regression.
+    noisy_base = [100.0, 150.0, 200.0, 300.0, 400.0, 500.0, 600.0, 700.0, 800.0]
+    noisy_cur = [110.0, 160.0, 210.0, 310.0, 520.0, 610.0, 700.0, 720.0, 790.0]
+    p = br.mann_whitney_p(noisy_cur, noisy_base)
+    f = gate(fake_run({FLOOR: floor, BENCH: (noisy_base, None)}), fake_run({FLOOR: floor, BENCH: (noisy_cur, None)}))
+    check(p >= 0.05 and f == {}, f"gate: time +30 % not significant (p {p:.2f}): passes")
+    # fewer than 2 repetitions a side: the threshold alone decides
+    one_base = fake_run({FLOOR: ([100.0], None), BENCH: ([400.0], None)})
+    f = gate(one_base, fake_run({FLOOR: ([100.0], None), BENCH: ([520.0], None)}))
+    check(set(f) == {BENCH} and "no U test" in f[BENCH], "gate: 1 repetition a side, +30 %: fails (threshold alone)")
+    check(gate(one_base, fake_run({FLOOR: ([100.0], None), BENCH: ([480.0], None)})) == {},
+          "gate: 1 repetition a side, +20 %: passes")
+    f = gate(base, cur([520.0], count=2_000_000.0))
+    check(set(f) == {BENCH}, "gate: 9 repetitions against 1, +30 %: fails (no U test possible)")
+    # instruction counts at the threshold (2 %; exactly 2 % is not "more than")
+    check(gate(base, cur(count=2_039_999.0)) == {}, "gate: instructions +1.99995 %: passes")
+    check(gate(base, cur(count=2_040_000.0)) == {}, "gate: instructions +2 % exactly: passes")
+    f = gate(base, cur(count=2_040_001.0))
+    check(set(f) == {BENCH} and "instructions +2.00 %" in f[BENCH], "gate: instructions +2.00005 %: fails naming it")
+    check(gate(base, cur(count=1_000_000.0)) == {}, "gate: fewer instructions: passes")
+    # fails closed
+    f = gate(base, cur(other=False))
+    check(set(f) == {OTHER} and "missing" in f[OTHER], "gate: a benchmark missing from the current run fails, named")
+    f = gate(base, fake_run({}))
+    check("(the current run)" in f and "measured nothing" in f["(the current run)"], "gate: an empty run fails")
+    f = gate(base, fake_run({FLOOR: floor}))
+    check(set(f) == {BENCH, OTHER},
+          "gate: a run holding one benchmark fails, naming each one it lacks")
+    f = gate(base, cur(**{"BM_Unfloored": (spread(10.0), 1000.0)}))
+    check(set(f) == {"BM_Unfloored"} and "no floor" in f["BM_Unfloored"], "gate: a benchmark no floor rule covers fails")
+    f = gate(fake_run({BENCH: (spread(400.0), None)}), fake_run({BENCH: (spread(400.0), None)}))
+    check(set(f) == {BENCH} and "floor" in f[BENCH], "gate: a benchmark whose floor is in neither run fails")
+    f = gate(base, cur(count=None))
+    check(set(f) == {BENCH} and "no instruction count" in f[BENCH], "gate: a count the baseline has, missing: fails")
+    check(gate(base, cur(count=None), counts=False) == {}, "gate: ... unless counts are not required (--no-count)")
+    check(gate(base, cur(other=False), regex="Arith|Checker") == {} and gate(base, cur(other=False), regex="-Compose") == {},
+          "gate: --filter limits what the current run must hold (a leading '-' negates)")
+    f = gate(base, cur(floor_times=spread(300.0)))
+    check(FLOOR not in f, "gate: a floor is its own floor: its time is not gated (its count is)")
+    f = gate(base, fake_run({FLOOR: (spread(100.0), 1_100_000.0), BENCH: (spread(400.0), 2_000_000.0),
+                             OTHER: (spread(50.0), 300_000.0)}))
+    check(set(f) == {FLOOR}, "gate: a floor's instruction count is gated")
+
+
+# ------------------------------------------------------------------ change points --
+def series_records(levels, reps, seed, counts=None, noise=0.03):
+    """Records of a history: commit i has BENCH at levels[i] x the floor, `reps`
+    repetitions each with +-noise uniform noise (and the floor noisy too)."""
+    rng = random.Random(seed)
+    records = []
+    for i, level in enumerate(levels):
+        spec = {FLOOR: ([100.0 * (1 + rng.uniform(-noise, noise)) for _ in range(reps)], None),
+                BENCH: ([400.0 * level * (1 + rng.uniform(-noise, noise)) for _ in range(reps)],
+                        counts[i] if counts else None)}
+        records.append(bh.record_from_run(fake_run(spec), f"{i + 1:040x}", f"commit {i}", "2026-11-30T00:00:00+00:00",
+                                          "2026-11-30T00:00:00+00:00", "clean"))
+    return records
+
+
+def test_change_points(check):
+    misplaced, crowded, runs = [], 0, 0
+    for reps in (3, 5):
+        for size in (1.15, 1.3):
+            for seed in range(10):
+                rng = random.Random(f"{reps} {size} {seed}")
+                n = rng.randint(10, 14)
+                step = rng.randint(3, n - 3)
+                records = series_records([1.0] * step + [size] * (n - step), reps, seed)
+                cands = [c[0] for c in bh.time_candidates(records, BENCH)]
+                found = [c["index"] for c in bh.changes(records, BENCH) if c["kind"] == "time"]
+                crowded += any(i != step and abs(i - step) <= bh.WINDOW for i in cands)
+                runs += 1
+                if found != [step]:
+                    misplaced.append((reps, size, seed, step, found, cands))
+    check(not misplaced, f"change point on the step's own commit, one only, {runs} seeded noisy series (3 and 5 reps, +15 %"
+          f" and +30 %); {crowded} of them with other candidates within {bh.WINDOW} commits"
+          + (f"; wrong: {misplaced[:2]}" if misplaced else ""))
+    check(crowded >= runs // 2, f"... crowding is common: {crowded}/{runs} series (the test has teeth)")
+    # A commit just before the step, +4 % (below MIN_SHIFT) with little noise: its window
+    # is fully separated too, so its p is as small as the step's; the step is the commit
+    # whose own jump is the step.
+    wrong = []
+    for seed in range(10):
+        recs = series_records([1.0] * 5 + [1.04] + [1.25] * 5, 5, seed, noise=0.01)
+        cands = bh.time_candidates(recs, BENCH)
+        tied = [c[0] for c in cands if c[1] == min(q for _, q, _, _ in cands)]
+        found = [c["index"] for c in bh.changes(recs, BENCH) if c["kind"] == "time"]
+        if found != [6] or tied != [5, 6]:
+            wrong.append((seed, found, tied))
+    check(not wrong, "a +4 % commit just before a +25 % step ties the step's p: the step's own commit wins"
+          + (f"; wrong: {wrong[:2]}" if wrong else ""))
+    # two steps WINDOW + 1 commits apart are two change points, each on its commit
+    wrong = []
+    for seed in range(10):
+        levels = [1.0] * 4 + [1.15] * (bh.WINDOW + 1) + [1.35] * 4
+        found = [c["index"] for c in bh.changes(series_records(levels, 5, seed), BENCH) if c["kind"] == "time"]
+        if found != [4, 4 + bh.WINDOW + 1]:
+            wrong.append((seed, found))
+    check(not wrong, f"two steps {bh.WINDOW + 1} commits apart: both found, each on its commit"
+          + (f"; wrong: {wrong[:2]}" if wrong else ""))
+    # two steps WINDOW commits apart show as one change point (at the larger jump)
+    wrong = []
+    for seed in range(10):
+        levels = [1.0] * 4 + [1.15] * bh.WINDOW + [1.35] * 5
+        found = [c["index"] for c in bh.changes(series_records(levels, 5, seed), BENCH) if c["kind"] == "time"]
+        if found not in ([4], [4 + bh.WINDOW]):
+            wrong.append((seed, found))
+    check(not wrong, f"two steps {bh.WINDOW} commits apart: one change point, on one of the two steps"
+          + (f"; wrong: {wrong[:2]}" if wrong else ""))
+    # a one-commit outlier next to a step does not steal the change point
+    wrong = []
+    for seed in range(10):
+        levels = [1.0] * 5 + [1.06] + [1.0] + [1.2] * 5
+        found = [c["index"] for c in bh.changes(series_records(levels, 5, seed), BENCH) if c["kind"] == "time"]
+        if found != [7]:
+            wrong.append((seed, found))
+    check(not wrong, "a +6 % one-commit outlier two commits before a +20 % step: the step's commit"
+          + (f"; wrong: {wrong[:2]}" if wrong else ""))
+    flat = [c for seed in range(10) for c in bh.changes(series_records([1.0] * 12, 5, seed), BENCH)]
+    check(not flat, "no change point on flat noisy series (10 seeds)")
+    # instruction counts: exact, commit to commit, a change of 1 % or more
+    base = 1_000_000.0
+    for new, want, what in ((1_010_000.0, True, "+1 % exactly"), (1_009_999.0, False, "+0.9999 %"),
+                            (990_000.0, True, "-1 % exactly"), (990_001.0, False, "-0.9999 %")):
+        recs = series_records([1.0] * 4, 3, 7, counts=[base, base, new, new])
+        found = [c["index"] for c in bh.changes(recs, BENCH) if c["kind"] == "instructions"]
+        check(found == ([2] if want else []), f"instruction change point at {what}: {'found at its commit' if want else 'none'}")
+
+
+# --------------------------------------------------------------- files and input --
+def script(name, *args, cwd=None):
+    """(exit code, stdout, stderr) of scripts/<name> args."""
+    p = subprocess.run([sys.executable, os.path.join(HERE, name), *args], capture_output=True, text=True, cwd=cwd)
+    return p.returncode, p.stdout, p.stderr
+
+
+def test_bad_input(check, tmp):
+    def write(name, data):
+        path = os.path.join(tmp, name)
+        with open(path, "wb") as f:
+            f.write(data.encode() if isinstance(data, str) else data)
+        return path
+
+    good = write("good.json", json.dumps(fake_run({FLOOR: (spread(100.0), 1e6), BENCH: (spread(400.0), 2e6)})))
+    bad = {
+        "not JSON, with its line and column": ("garbage.json", '{"benchmarks": [\n {"name": "x",\n  "cpu_time": }', "garbage.json: not JSON: line 3 column 15"),
+        "empty": ("empty.json", "", "empty.json: empty file"),
+        "truncated": ("cut.json", open(good).read()[:200], "cut.json: not JSON: line 1 column"),
+        "duplicate keys": ("dup.json", '{"benchmarks": [], "benchmarks": []}', "dup.json: not JSON: duplicate key 'benchmarks'"),
+        "trailing garbage": ("trail.json", '{"benchmarks": []} x', "trail.json: not JSON: line 1 column 20: Extra data"),
+        "NaN": ("nan.json", '{"benchmarks": [{"name": "BM_Arith_Floor", "cpu_time": NaN}]}', "nan.json: not JSON: NaN"),
+        "a zero time": ("zero.json", json.dumps(fake_run({FLOOR: ([0.0], None)})),
+                        "zero.json: benchmarks[0] (BM_Arith_Floor): cpu_time: expected a positive finite number, got 0.0"),
+        "a negative count": ("neg.json", json.dumps(fake_run({FLOOR: ([1.0], -5)})), "neg.json: benchmarks[0] (BM_Arith_Floor): instructions"),
+        "no benchmarks list": ("list.json", "[]", 'list.json: not a Google Benchmark run: no "benchmarks" list'),
+        "a control character in a name": ("ctl.json", json.dumps(fake_run({"BM_\x1b[2J\nfake": ([0.0], None)})),
+                                          "(BM_\\x1b[2J\\nfake)"),
+        "a missing file": ("absent.json", None, "absent.json: no such file"),
+        "a number too large for a float": ("big.json", '{"benchmarks": [{"name": "BM_Arith_Floor", "cpu_time": 1%s}]}' % ("0" * 400),
+                                           "big.json: benchmarks[0] (BM_Arith_Floor): cpu_time: expected a positive finite number, got 1000"),
+        "an integer of 5000 digits": ("digits.json", '{"benchmarks": [{"name": "BM_Arith_Floor", "cpu_time": 1%s}]}' % ("0" * 5000),
+                                      "digits.json: not JSON: Exceeds the limit"),
+        "nested 100000 deep": ("deep.json", "[" * 100000 + "]" * 100000, "deep.json: not JSON: nested too deeply"),
+        "not UTF-8": ("latin.json", b'{"benchmarks": [{"name": "BM_\xff"}]}', "latin.json: not UTF-8: byte 29"),
+        "a directory": ("dir.json", "mkdir", "dir.json: is a directory"),
+    }
+    for what, (name, data, expect) in bad.items():
+        path = os.path.join(tmp, name)
+        if data == "mkdir":
+            os.mkdir(path)
+        elif data is not None:
+            write(name, data)
+        rc, out, err = script("bench-compare", good, path)
+        lines = err.strip().split("\n")
+        check(rc == 2 and len(lines) == 1 and lines[0].startswith("bench-compare: ") and expect in lines[0] and not out
+              and len(lines[0]) < 400, f"bench-compare, {what}: exit {rc}, {lines[0][:110]!r}")
+    hostile = write("a\x1bb.json", "x")
+    rc, _, err = script("bench-compare", good, hostile)
+    check(rc == 2 and "a\\x1bb.json: not JSON" in err and "\x1b" not in err, "bench-compare escapes a control character in a file name")
+    for args, expect in ((["--threshold", "abc"], "argument --threshold: expected a positive number, got 'abc'"),
+                         (["--threshold", "0"], "--threshold"), (["--threshold", "inf"], "--threshold"),
+                         (["--count-threshold", "-2"], "argument --count-threshold"), (["--bogus"], "unrecognized"),
+                         ([], "required")):
+        rc, _, err = script("bench-compare", *([good, good] if args else [good]), *args)
+        check(rc == 2 and expect in err and len(err.strip().split("\n")) == 1, f"bench-compare {' '.join(args) or 'ONE.json'}: exit {rc}, usage")
+    rc, out, _ = script("bench-compare", good, good)
+    check(rc == 0 and "no regression" in out, "bench-compare: exit 0 on no regression")
+    rc, out, _ = script("bench-compare", good, write("e.json", '{"benchmarks": []}'))
+    check(rc == 1 and "measured nothing" in out, "bench-compare: exit 1 on an empty run (the gate failed)")
+    rc, out, _ = script("bench-compare", good, write("slow.json", json.dumps(fake_run({FLOOR: (spread(100.0), 1e6), BENCH: (spread(600.0), 2e6)}))))
+    check(rc == 1 and "BM_Checker/2/4/0: time/floor +50.0 %" in out, "bench-compare: exit 1 on a regression, naming it")
+    rc, out, _ = script("bench-compare", "--help")
+    check(rc == 0 and "0: no regression; 1: a regression or the gate failed" in out.replace("\n", " ")
+          and "2: usage, or an input" in out.replace("\n", " "), "bench-compare --help documents the exit codes")
+
+    # bench-history: options and the history file
+    for args, expect in ((["--commits", "abc"], "argument --commits: expected a positive integer, got 'abc'"),
+                         (["--commits", "0"], "argument --commits"), (["--repetitions", "x"], "argument --repetitions"),
+                         (["--commits", "2", "HEAD"], "--commits N or REV..., not both")):
+        rc, _, err = script("bench-history", *args, "--out", os.path.join(tmp, "h0"))
+        check(rc == 2 and expect in err, f"bench-history {' '.join(args)}: exit {rc}, {err.strip()[:90]!r}")
+    rec = series_records([1.0, 1.0], 3, 1)
+    good_lines = "".join(json.dumps(r) + "\n" for r in rec)
+    for what, text, expect in (
+            ("a last line cut short by a crash", good_lines + good_lines[:150],
+             "history.jsonl: line 3 (the last line, cut short: no newline at its end): not JSON"),
+            ("a garbage line", good_lines + "garbage\n" + good_lines, "history.jsonl: line 3: not JSON: line 1 column 1"),
+            ("a zero median", good_lines.replace('"median_ns": ', '"median_ns": 0, "x": ', 1),
+             "history.jsonl: line 1: benchmarks.BM_Arith_Floor.median_ns: expected a positive finite number, got 0"),
+            ("a record without a commit", '{"tree": "clean", "benchmarks": {}}\n', "line 1: commit: expected a commit id"),
+            ("a commit that is a path", '{"commit": "../../x", "tree": "clean", "benchmarks": {}}\n', "commit: expected a commit id (hex)"),
+            ("duplicate keys", '{"commit": "abcdef0", "commit": "abcdef0", "tree": "clean", "benchmarks": {}}\n', "line 1: not JSON: duplicate key")):
+        d = os.path.join(tmp, "h-" + str(abs(hash(what))))
+        os.makedirs(d)
+        write(os.path.join(d, "history.jsonl"), text)
+        rc, out, err = script("bench-history", "--report", "--out", d)
+        check(rc == 2 and expect in err and len(err.strip().split("\n")) == 1 and "Traceback" not in err,
+              f"bench-history, {what}: exit {rc}, {err.strip()[:120]!r}")
+    rc, out, _ = script("bench-history", "--help")
+    check(rc == 0 and "2: usage, or DIR/history.jsonl is not a history" in out.replace("\n", " "), "bench-history --help documents the exit codes")
+
+    # bench-count: options, --into, the callgrind totals (a fake binary lists two benchmarks)
+    fake = write("fake_bench", "#!/bin/sh\necho BM_A BM_B\n")
+    os.chmod(fake, 0o755)
+    for args, expect in ((["--runs", "abc"], "argument --runs: expected a positive integer, got 'abc'"),
+                         (["--runs", "0"], "argument --runs"), (["--jobs", "-1"], "argument --jobs"),
+                         (["--into", os.path.join(tmp, "garbage.json")], "garbage.json: not JSON: line 3 column 15"),
+                         (["--into", os.path.join(tmp, "zero.json")], "zero.json: benchmarks[0] (BM_Arith_Floor): cpu_time")):
+        rc, _, err = script("bench-count", "--bin", fake, *args)
+        check(rc == 2 and expect in err and "Traceback" not in err, f"bench-count {' '.join(args)}: exit {rc}, {err.strip()[:100]!r}")
+    rc, _, err = script("bench-count", "--bin", os.path.join(tmp, "nope"))
+    check(rc == 2 and "argument --bin" in err, "bench-count --bin missing: exit 2")
+    nothing = write("fake_none", "#!/bin/sh\nexit 0\n")
+    os.chmod(nothing, 0o755)
+    rc, _, err = script("bench-count", "--bin", nothing)
+    check(rc == 2 and "selects no benchmark" in err, "bench-count: a filter that selects nothing is exit 2, not a silent 0")
+    rc, out, _ = script("bench-count", "--help")
+    check(rc == 0 and "1: a benchmark could not be counted" in out.replace("\n", " "), "bench-count --help documents the exit codes")
+    bc = bench_io.load_script("bench-count")
+    for text, ok in (("events: Ir\ntotals: 3000\n", 1000.0), ("totals: 0\n", None), ("summary: \n", None), ("", None)):
+        cg = write("callgrind.out", text)
+        try:
+            got = bc.callgrind_total(cg, "BM_A", 3)
+        except RuntimeError:
+            got = None
+        check(got == ok, f"bench-count reads callgrind totals {text.strip()[-12:]!r} as {ok}")
+    into = write("into.json", json.dumps(fake_run({"BM_A": ([5.0, 6.0], None), "BM_B": ([7.0], None)})))
+    counts, errors = bc.count_all(fake, ".", 3, progress=open(os.devnull, "w"),
+                                  count=lambda _b, n, _r: 100.0 if n == "BM_A" else (_ for _ in ()).throw(RuntimeError(f"{n}: x")))
+    uncounted = bc.annotate(into, counts)
+    data = json.load(open(into))
+    check(counts == {"BM_A": 100.0} and len(errors) == 1 and uncounted == ["BM_B"]
+          and [e.get("instructions") for e in data["benchmarks"]] == [100.0, 100.0, None],
+          "bench-count: a failed count is an error; --into gets the counts and names what got none")
+    check(not [f for f in os.listdir(tmp) if f.endswith(".tmp")], "no temporary left behind by the atomic writes")
+
+
+def test_atomic_writes(check, tmp):
+    path = os.path.join(tmp, "atomic.txt")
+    bench_io.write_atomic(path, "old\n")
+
+    class Boom(Exception):
+        pass
+
+    class Exploding(str):
+        def encode(self, *a):
+            raise Boom()
+    try:
+        bench_io.write_atomic(path, Exploding("new"))
+    except Boom:
+        pass
+    check(open(path).read() == "old\n" and os.listdir(tmp).count("atomic.txt") == 1
+          and not [f for f in os.listdir(tmp) if f.startswith(".atomic.txt")],
+          "a write that fails half way leaves the old file and no temporary")
+    hist = os.path.join(tmp, "h", "history.jsonl")
+    for r in series_records([1.0, 1.1], 3, 2):
+        bh.append(hist, r)
+    text = open(hist).read()
+    check(text.endswith("\n") and len(bh.load(hist)) == 2, "history.jsonl: whole lines, each a checked record")
+    try:
+        bh.append(hist, {"commit": "zz", "tree": "clean", "benchmarks": {}})
+        refused = False
+    except bench_io.BadInput:
+        refused = True
+    check(refused and open(hist).read() == text, "a bad record is refused and the history left as it was")
+
+
+# ------------------------------------------------------------------------ report --
+def fake_record(commit, checker_factor, count_factor, reps=9):
+    """A record with a floor, a benchmark on it, and BM_Checker slowed by checker_factor."""
+    rng = random.Random(commit)
+
+    def noisy(base):
+        return [base * (1 + rng.uniform(-0.03, 0.03)) for _ in range(reps)]
+    run = fake_run({FLOOR: (noisy(100_000.0), 400_000.0),
+                    BENCH: (noisy(400_000.0 * checker_factor), 2_000_000.0 * count_factor),
+                    OTHER: (noisy(50_000.0), 300_000.0)})
+    return run, bh.record_from_run(run, commit, "fake " + commit, "2026-11-30T00:00:00+00:00", "2026-12-01T00:00:00+00:00", "clean")
+
+
+def png_pixels(path):
+    """(width, height, rows of RGB(A) tuples) of a PNG, with only zlib (8-bit RGB/RGBA)."""
+    import struct
+    import zlib
+    with open(path, "rb") as f:
+        data = f.read()
+    assert data[:8] == b"\x89PNG\r\n\x1a\n", "not a PNG"
+    pos, idat, width = 8, b"", 0
+    while pos < len(data):
+        length, kind = struct.unpack(">I4s", data[pos:pos + 8])
+        body = data[pos + 8:pos + 8 + length]
+        if kind == b"IHDR":
+            width, height, depth, ctype = struct.unpack(">IIBB", body[:10])
+            assert depth == 8 and ctype in (2, 6), f"PNG colour type {ctype} depth {depth}"
+            bpp = 3 if ctype == 2 else 4
+        elif kind == b"IDAT":
+            idat += body
+        pos += 12 + length
+    raw = zlib.decompress(idat)
+    stride = width * bpp
+    rows, prev, i = [], bytearray(stride), 0
+    for _ in range(height):
+        ftype, line = raw[i], bytearray(raw[i + 1:i + 1 + stride])
+        i += 1 + stride
+        for x in range(stride):
+            a = line[x - bpp] if x >= bpp else 0
+            b = prev[x]
+            c = prev[x - bpp] if x >= bpp else 0
+            if ftype == 1:
+                line[x] = (line[x] + a) & 255
+            elif ftype == 2:
+                line[x] = (line[x] + b) & 255
+            elif ftype == 3:
+                line[x] = (line[x] + (a + b) // 2) & 255
+            elif ftype == 4:
+                p = a + b - c
+                pa, pb, pc = abs(p - a), abs(p - b), abs(p - c)
+                line[x] = (line[x] + (a if pa <= pb and pa <= pc else b if pb <= pc else c)) & 255
+        rows.append(line)
+        prev = line
+    return width, height, rows, bpp
+
+
+def screenshot(html_path, png_path):
+    chromium = next((c for c in ("chromium", "chromium-browser", "google-chrome") if subprocess.run(
+        ["which", c], capture_output=True).returncode == 0), None)
+    if chromium is None:
+        raise RuntimeError("no chromium (./scripts/deps installs Debian's chromium)")
+    with tempfile.TemporaryDirectory() as profile:
+        subprocess.run([chromium, "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+                        "--disable-background-networking", "--disable-component-update", "--disable-sync",
+                        f"--user-data-dir={profile}", "--hide-scrollbars", "--window-size=800,1000",
+                        f"--screenshot={png_path}", "file://" + os.path.abspath(html_path)],
+                       check=True, capture_output=True, timeout=120)
+
+
+def test_report(check, tmp, with_screenshot):
+    # Two fake records: BM_Checker three times slower and 5 % more instructions in the second.
+    run_a, a = fake_record("a" * 40, 1.0, 1.0)
+    run_b, b = fake_record("b" * 40, 3.0, 1.05)
+    hist = os.path.join(tmp, "history.jsonl")
+    bh.append(hist, a)
+    bh.append(hist, b)
+    records = bh.load(hist)
+    check(len(records) == 2 and records[1]["benchmarks"][BENCH]["instructions"] == 2_100_000.0,
+          "history.jsonl keeps both records with their instruction counts")
+    found = bh.report(records, tmp)
+    kinds = {(c["kind"], c["commit"]) for c in found[BENCH]}
+    check(kinds == {("time", "b" * 40), ("instructions", "b" * 40)},
+          "the change in BM_Checker (time and instructions) is found at the second commit")
+    check(not found[OTHER] and not found[FLOOR], "no change where nothing changed")
+    page = open(os.path.join(tmp, "index.html")).read()
+    check(page.count("<svg") == 3 and 'class="change"' in page, "index.html: one chart a benchmark, the change marked")
+    summary = open(os.path.join(tmp, "summary.md")).read()
+    check("time +" in summary.split(BENCH, 1)[1].split("\n")[0] and "`bbbbbbbb`" in summary,
+          "summary.md names the change and its commit")
+    paths = bh.export(records, os.path.join(tmp, "gbench"))
+    g = json.load(open(paths[1]))
+    check(len(paths) == 2 and {"name", "real_time", "cpu_time", "time_unit", "iterations"} <= set(g["benchmarks"][0])
+          and "caches" in g["context"] and br.load_run(paths[1]), "the records export as Google Benchmark JSON (and read back)")
+    _, d1 = fake_record("b" * 40, 1.0, 1.0)
+    d1["tree"] = "dirty"
+    bh.append(hist, d1)
+    bh.append(hist, dict(d1, recorded="later"))
+    check(len(bh.load(hist)) == 3, "a newer uncommitted run replaces the older one")
+    fails = gate(run_a, run_b)
+    check(set(fails) == {BENCH} and "time/floor" in fails[BENCH] and "instructions" in fails[BENCH],
+          "bench-compare catches the doctored run (x3 time, +5 % instructions), naming it")
+    try:
+        bh.record_from_run({"benchmarks": []}, "c" * 40, "s", "d", "r", "clean")
+        empty_ok = True
+    except bench_io.BadInput as e:
+        empty_ok = "measured nothing" not in str(e)
+    check(not empty_ok, "a benchmark run that measured nothing is not recorded")
+    if with_screenshot:
+        png = os.path.join(tmp, "report.png")
+        screenshot(os.path.join(tmp, "index.html"), png)
+        w, h, rows, bpp = png_pixels(png)
+        blue = sum(1 for r in rows for x in range(0, w * bpp, bpp)
+                   if abs(r[x] - 0x1f) < 40 and abs(r[x + 1] - 0x77) < 40 and abs(r[x + 2] - 0xb4) < 40)
+        red = sum(1 for r in rows for x in range(0, w * bpp, bpp)
+                  if abs(r[x] - 0xd6) < 40 and r[x + 1] < 80 and r[x + 2] < 80)
+        orange = sum(1 for r in rows for x in range(0, w * bpp, bpp)
+                     if r[x] > 200 and abs(r[x + 1] - 0x7f) < 40 and r[x + 2] < 60)
+        print(f"  screenshot {w}x{h}: {blue} time-series pixels, {orange} instruction pixels, {red} change-mark pixels")
+        check(blue > 300 and orange > 100 and red > 50, "headless Chromium drew the charts (series and change marks)")
+
+
+def main(with_screenshot=False):
+    check = Checks()
+    with tempfile.TemporaryDirectory() as tmp:
+        if not with_screenshot:
+            test_mann_whitney(check)
+            test_gate(check)
+            test_change_points(check)
+            for name, test in (("input", test_bad_input), ("atomic", test_atomic_writes)):
+                os.makedirs(os.path.join(tmp, name))
+                test(check, os.path.join(tmp, name))
+        os.makedirs(os.path.join(tmp, "report"))
+        test_report(check, os.path.join(tmp, "report"), with_screenshot)
+    print("bench scripts self-test: " + ("FAILED: " + "; ".join(check.failures) if check.failures else "passed"))
+    return 1 if check.failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main("--screenshot" in sys.argv[1:]))

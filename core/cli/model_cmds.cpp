@@ -1,7 +1,13 @@
 #include "model_cmds.h"
 
+#include <sys/resource.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cctype>
 #include <iostream>
 #include <memory>
+#include <new>
 #include <string>
 
 #include <nlohmann/json.hpp>
@@ -23,7 +29,40 @@ struct CheckArgs {
   bool host_cc = false, no_proxy = false, json = false, no_reduce = false, no_symmetry = false, no_por = false;
   std::uint64_t random = 0, seed = 1, max_states = 30'000'000;
   double max_seconds = 300;
+  std::string max_memory = "auto";
 };
+
+// The memory budget's default: 4 GiB (core/neffbar/model/budget.h), but at most a
+// quarter of physical memory and three quarters of the address space `ulimit -v`
+// allows, so the search says BUDGET before the allocator refuses.
+std::uint64_t default_max_memory() {
+  std::uint64_t m = kDefaultMaxMemory;
+  const long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGE_SIZE);
+  if (pages > 0 && page > 0) m = std::min(m, static_cast<std::uint64_t>(pages) * static_cast<std::uint64_t>(page) / 4);
+  rlimit as{};
+  if (getrlimit(RLIMIT_AS, &as) == 0 && as.rlim_cur != RLIM_INFINITY) m = std::min<std::uint64_t>(m, as.rlim_cur / 4 * 3);
+  return m;
+}
+
+// --max-memory: MiB, or a number with a suffix K, M, G, T (KiB.. also taken), or auto.
+Result<std::uint64_t> parse_memory(const std::string& v) {
+  const Error bad{Errc::InvalidArgument, "--max-memory", "auto, MiB, or a number with K|M|G|T (e.g. 512M, 4G)", "'" + v + "'"};
+  if (v == "auto") return default_max_memory();
+  std::size_t digits = 0;
+  while (digits < v.size() && std::isdigit(static_cast<unsigned char>(v[digits]))) ++digits;
+  if (digits == 0 || digits > 12) return bad;
+  std::string unit = v.substr(digits);
+  for (char& ch : unit) ch = static_cast<char>(std::toupper(static_cast<unsigned char>(ch)));
+  if (unit.size() == 3 && unit.substr(1) == "IB") unit.resize(1);
+  int shift = 20;
+  if (unit == "K") shift = 10;
+  else if (unit == "G") shift = 30;
+  else if (unit == "T") shift = 40;
+  else if (!unit.empty() && unit != "M") return bad;
+  const std::uint64_t n = std::stoull(v.substr(0, digits));
+  if (n == 0 || n > (std::uint64_t{1} << (63 - shift))) return bad;
+  return n << shift;
+}
 
 template <class E>
 Result<E> pick(const std::string& what, const std::string& v, std::initializer_list<std::pair<const char*, E>> opts) {
@@ -63,7 +102,11 @@ void add_engine_options(CLI::App* cmd, CheckArgs& a) {
   cmd->add_option("--random", a.random, "Random schedules (PCT): this many (implies --engine random; proves nothing)");
   cmd->add_option("--seed", a.seed, "Seed for --random")->capture_default_str();
   cmd->add_option("--max-states", a.max_states, "State budget")->capture_default_str();
-  cmd->add_option("--max-seconds", a.max_seconds, "Time budget")->capture_default_str();
+  cmd->add_option("--max-seconds", a.max_seconds, "Time budget, seconds (every engine, every phase)")->capture_default_str();
+  cmd->add_option("--max-memory", a.max_memory,
+                  "Memory budget of the explicit search: MiB, or with K|M|G|T (auto: 4G, at most a quarter of physical "
+                  "memory and 3/4 of ulimit -v)")
+      ->capture_default_str();
   cmd->add_flag("--no-reduce", a.no_reduce, "Disable the Lipton (atomic block) reduction");
   cmd->add_flag("--no-symmetry", a.no_symmetry, "Disable the symmetry reduction");
   cmd->add_flag("--no-por", a.no_por, "Disable the partial-order reduction");
@@ -89,7 +132,7 @@ void add_topology_options(CLI::App* cmd, CheckArgs& a) {
 Status refuse_unused(const CLI::App* cmd, Engine e) {
   const std::string chosen = "--engine " + std::string(engine_name(e));
   if (e == Engine::Persistent || e == Engine::Random) {
-    for (const char* opt : {"--no-reduce", "--no-symmetry", "--no-por", "--max-states"}) {
+    for (const char* opt : {"--no-reduce", "--no-symmetry", "--no-por", "--max-states", "--max-memory"}) {
       if (cmd->count(opt) > 0) return Error{Errc::InvalidArgument, opt, "the explicit search's option (--engine explicit or auto)", chosen};
     }
   }
@@ -127,6 +170,9 @@ Result<Scenario> to_scenario(const CheckArgs& a) {
   s.opt.por = !a.no_por;
   s.opt.max_states = a.max_states;
   s.opt.max_seconds = a.max_seconds;
+  const Result<std::uint64_t> mem = parse_memory(a.max_memory);
+  if (!mem) return mem.error();
+  s.opt.max_memory = *mem;
   const std::optional<Engine> engine = parse_engine(a.engine);
   if (!engine) return Error{Errc::InvalidArgument, "--engine", "auto|explicit|persistent|random", "'" + a.engine + "'"};
   s.engine = *engine;
@@ -174,7 +220,11 @@ std::string verdict_text(const CheckResult& r) {
 std::string engine_text(const CheckResult& r) {
   switch (r.engine) {
     case Engine::Persistent: return r.exact() ? "persistent (exact)" : "persistent (budget ran out: not exact)";
-    case Engine::Explicit: return r.exact() ? "explicit (exhaustive: exact)" : "explicit (budget ran out: not exact)";
+    case Engine::Explicit:
+      if (r.exact()) return "explicit (exhaustive: exact)";
+      return failing(r.verdict) ? "explicit (budget ran out after a violation was found: the violation is real, the search is "
+                                  "not exhaustive)"
+                                : "explicit (budget ran out: not exact)";
     case Engine::Random: return "random schedules (not exact: finds failures, proves nothing)";
     case Engine::Auto: break;
   }
@@ -188,18 +238,19 @@ std::string global_text(const CheckResult& r) {
     case GlobalStatus::NotReached: return "not reached (no process departs)";
     case GlobalStatus::NotRefuted: return "not refuted in " + std::to_string(r.runs) + " schedules";
     case GlobalStatus::Unknown:
-      return r.verdict == Verdict::Budget ? "unknown (budget)" : "unknown (the search stopped at the first failure)";
+      return r.verdict == Verdict::Budget || !r.exhaustive ? "unknown (budget)" : "unknown (the search stopped at the first failure)";
   }
   return "?";
 }
 
-void print_result(const ScenarioResult& sr, bool json, const std::string& title) {
+void print_result(const ScenarioResult& sr, bool json, const std::string& title, GuaranteeMode mode) {
   const CheckResult& r = sr.result;
   const Qualification q = r.engine == Engine::Persistent ? Qualification{true, {}} : qualify(sr.system);
   const double rate = r.seconds > 0 ? static_cast<double>(r.states) / r.seconds : 0;
   if (json) {
     nlohmann::ordered_json j;
     j["scenario"] = title;
+    j["guarantee"] = mode == GuaranteeMode::Global ? "global" : "declared";
     j["verdict"] = verdict_text(r);
     j["engine"] = engine_name(r.engine);
     j["exact"] = r.exact();
@@ -251,9 +302,29 @@ void print_result(const ScenarioResult& sr, bool json, const std::string& title)
   };
   if (r.cex) std::cout << "\ncounterexample" << heading(*r.cex) << ":\n" << format_counterexample(sr.system, *r.cex);
   if (r.global_finding && r.verdict != Verdict::GlobalUnsafe) {
-    std::cout << "\nfinding (global property, not a failure under --guarantee declared)" << heading(*r.global_finding) << ":\n"
+    // Under declared the global property is not checked: a finding.  Under global it
+    // is, but the verdict above is the failure the search stopped at.
+    std::cout << (mode == GuaranteeMode::Declared ? "\nfinding (global property, not a failure under --guarantee declared)"
+                                                  : "\nalso found (global property; the verdict above is the first failure)")
+              << heading(*r.global_finding) << ":\n"
               << format_counterexample(sr.system, *r.global_finding);
   }
+}
+
+// A command body whose allocations can fail outside the explicit search's own budget
+// (composing, lowering, the other engines, printing): std::bad_alloc becomes one
+// error line and exit 1, never an abort.
+template <class F>
+std::function<void()> guarded(const char* command, int& exit_code, F body) {
+  return [command, &exit_code, body] {
+    try {
+      body();
+    } catch (const std::bad_alloc&) {
+      std::cerr << "neffbar: " << command
+                << ": out of memory (the allocator refused; a smaller topology, or more memory for this process)\n";
+      exit_code = code(Exit::Invalid);
+    }
+  };
 }
 
 }  // namespace
@@ -264,21 +335,20 @@ void add_model_commands(CLI::App& app, int& exit_code) {
   add_topology_options(cmd, *a);
   add_model_options(cmd, *a);
   add_engine_options(cmd, *a);
-  cmd->callback([a, cmd, &exit_code] {
+  cmd->callback(guarded("check", exit_code, [a, cmd, &exit_code] {
     const Result<Scenario> s = to_scenario(*a);
     if (!s) return void(exit_code = fail(s.error(), "check"));
     if (const Status st = refuse_unused(cmd, s->engine); !st) return void(exit_code = fail(st.error()));
     Scenario sc = *s;
     if (!a->json) {
-      sc.opt.progress = [](std::uint64_t n, double t) {
-        std::cerr << "  ... " << n << " states, " << static_cast<std::uint64_t>(t) << " s\n";
-      };
+      sc.opt.progress = [unit = sc.engine == Engine::Explicit ? " states, " : sc.engine == Engine::Auto ? " states/instructions, " : " instructions, "](
+                            std::uint64_t n, double t) { std::cerr << "  ... " << n << unit << static_cast<std::uint64_t>(t) << " s\n"; };
     }
     const Result<ScenarioResult> r = run_scenario(sc);
     if (!r) return void(exit_code = fail(as_option(r.error()), "check"));
-    print_result(*r, a->json, scenario_title(sc.topo, sc.hyp));
+    print_result(*r, a->json, scenario_title(sc.topo, sc.hyp), sc.opt.guarantee);
     exit_code = code(fails(r->result) ? Exit::Failing : Exit::Ok);
-  });
+  }));
 
   // ---- check-configs ----
   auto b = std::make_shared<CheckArgs>();
@@ -289,7 +359,7 @@ void add_model_commands(CLI::App& app, int& exit_code) {
   cc->add_option("--fabric", b->fabric, "default|switch: the table that gives each step's operation")->capture_default_str();
   add_model_options(cc, *b);
   add_engine_options(cc, *b);
-  cc->callback([b, files, cc, &exit_code] {
+  cc->callback(guarded("check-configs", exit_code, [b, files, cc, &exit_code] {
     Result<Scenario> s = to_scenario(*b);
     if (!s) return void(exit_code = fail(s.error(), "check-configs"));
     if (const Status st = refuse_unused(cc, s->engine); !st) return void(exit_code = fail(st.error()));
@@ -314,25 +384,27 @@ void add_model_commands(CLI::App& app, int& exit_code) {
     print_result(*r, b->json,
                  "configs: " + std::to_string(sc.configs.size()) + " files, fabric " + std::string(fabric_name(sc.topo.fabric)) +
                      ", rounds=" + std::to_string(sc.topo.rounds) + " " + std::string(name(sc.hyp.compare)) + " dec=" +
-                     std::string(name(sc.hyp.dec)) + " " + std::string(name(sc.topo.lowering)));
+                     std::string(name(sc.hyp.dec)) + " " + std::string(name(sc.topo.lowering)),
+                 sc.opt.guarantee);
     exit_code = code(fails(r->result) ? Exit::Failing : Exit::Ok);
-  });
+  }));
 
   // ---- promela ----
   auto pa = std::make_shared<CheckArgs>();
   auto* pm = app.add_subcommand("promela", "Export a composed system as a Promela model for SPIN (the topology and model options of check)");
   add_topology_options(pm, *pa);
   add_model_options(pm, *pa);
-  pm->callback([pa, &exit_code] {
+  pm->callback(guarded("promela", exit_code, [pa, &exit_code] {
     const Result<Scenario> s = to_scenario(*pa);
     if (!s) return void(exit_code = fail(s.error(), "promela"));
     const Result<Composition> comp = compose(s->topo);
     if (!comp) return void(exit_code = fail(comp.error(), "promela"));
     const Result<System> sys = lower(*comp, s->hyp);
     if (!sys) return void(exit_code = fail(sys.error(), "promela"));
+    if (const Status st = spin_limits(*sys); !st) return void(exit_code = fail(st.error(), "promela"));
     std::cout << to_promela(*sys, s->opt.guarantee == GuaranteeMode::Global);
     exit_code = code(Exit::Ok);
-  });
+  }));
 
   // ---- hypotheses ----
   struct MatrixArgs {
@@ -346,7 +418,7 @@ void add_model_commands(CLI::App& app, int& exit_code) {
   hy->add_flag("--full", hj->full,
                "Every chips 1..64 x leaders 1..4 x fabric x host-CC x lowering x wiring at 1 round, and a rounds "
                "sample, decided exactly by the persistent engine (about a minute)");
-  hy->callback([hj, &exit_code] {
+  hy->callback(guarded("hypotheses", exit_code, [hj, &exit_code] {
     if (hj->small && hj->full) return void(exit_code = fail(Error{Errc::InvalidArgument, "--full", "not with --small", "--small"}));
     MatrixOptions mo;
     mo.small = hj->small;
@@ -365,7 +437,7 @@ void add_model_commands(CLI::App& app, int& exit_code) {
       std::cout << matrix_markdown(rows);
     }
     exit_code = code(Exit::Ok);
-  });
+  }));
 }
 
 }  // namespace neffbar::cli

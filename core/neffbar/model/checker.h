@@ -53,7 +53,10 @@ struct CheckOptions {
   double max_seconds = 300;
   std::uint64_t max_memory = kDefaultMaxMemory;
   SecondsClock clock;  // test hook: seconds since the start (empty: the steady clock)
-  bool collect_all = false;  // explore everything, collecting every failing kind (found_mask)
+  // Explore everything, collecting every failing kind (found_mask).  Then a search a
+  // budget ended is BUDGET even when it found a violation (its mask is incomplete);
+  // otherwise a violation found before the budget ran out is the verdict, not exhaustive.
+  bool collect_all = false;
   // The candidate symmetry from lower_with_hints(); empty: no symmetry reduction.
   SymmetryHints symmetry_hints;
   std::function<void(std::uint64_t states, double seconds)> progress;  // every ~1 s

@@ -318,8 +318,11 @@ CheckResult check(const System& sys, const CheckOptions& opt) {
   // Severity order: a stopping failure, then residues, then the global property.  A
   // violation found before a budget ran out is the verdict all the same (it is a
   // concrete run); only the search's completeness is lost.
+  // Under collect_all the answer is the mask of every kind, so an unfinished search
+  // stays BUDGET (its mask is incomplete: the differential tests skip it).
   std::optional<Finding> chosen = failure ? failure : not_reusable;
   if (!chosen && global && opt.guarantee == GuaranteeMode::Global) chosen = global;
+  if (!stop.empty() && opt.collect_all) chosen.reset();
   if (!stop.empty()) {
     res.exhaustive = false;
     res.note = chosen ? stop + " after the violation was found: the violation is real, but the search did not "

@@ -114,6 +114,14 @@ std::string to_promela(const System& sys, const PromelaChecks& checks) {
                     (sys.compare == Compare::Ge ? ">=" : ">") + "; asserts:" + (checks.guarantees ? " guarantees" : "") +
                     (checks.global ? " global" : "") + (checks.reuse ? " reuse" : "") +
                     (checks.overflow ? " overflow" : "") + " */\n";
+  // pan's state vector holds every global and ~8 bytes a process; past its default
+  // 1024 bytes pan stops with "VECTORSZ too small".  A generous bound (ints 4 bytes,
+  // bits a byte each, 16 bytes a process) tells the user what to compile with.
+  const std::size_t vector_bound = 4 * sys.semas.size() + std::size_t{P} * sys.rounds + 16 * (std::size_t{P} + 2) + 64;
+  if (vector_bound > 1024) {
+    out += "/* state vector up to " + std::to_string(vector_bound) + " bytes: compile pan with -DVECTORSZ=" +
+           std::to_string((vector_bound + 1023) / 1024 * 1024) + " */\n";
+  }
   out += "int sem[" + std::to_string(std::max<std::size_t>(sys.semas.size(), 1)) + "];\n";
   out += "bit arr[" + std::to_string(std::max<std::size_t>(std::size_t{P} * sys.rounds, 1)) + "];\n";
   out += std::string(counter_type(P)) + " finished;\n\n";

@@ -31,7 +31,9 @@ int parse_and_run(CLI::App& app, int argc, char** argv, Run& r) {
     error_line("", std::string(e.what()) + " (run with --help for more information)");
     return code(Exit::Usage);
   } catch (const std::bad_alloc&) {
-    error_line("", "out of memory (a budget such as --max-memory or --max-states bounds a search)");
+    // Outside the explicit search's own memory budget (composing, lowering, the other
+    // engines, printing): one line naming the command, never an abort.
+    error_line(argc > 1 ? argv[1] : "", "out of memory (the allocator refused; a smaller topology, or more memory for this process)");
     return code(Exit::Invalid);
   }
   return r.exit_code;

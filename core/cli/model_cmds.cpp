@@ -1,8 +1,14 @@
 #include "model_cmds.h"
 
+#include <sys/resource.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cctype>
 #include <iostream>
 #include <limits>
 #include <memory>
+#include <new>
 #include <string>
 
 #include <nlohmann/json.hpp>
@@ -26,10 +32,43 @@ struct CheckArgs {
               roles = "code", host_addrs = "ctx", guarantee = "global", engine = "auto";
   bool host_cc = false, no_proxy = false, json = false, no_reduce = false, no_symmetry = false, no_por = false;
   std::string random, seed = "1", max_states = "30000000", max_seconds = "300";
+  std::string max_memory = "auto";
 };
 
 constexpr std::uint64_t kU32Max = std::numeric_limits<std::uint32_t>::max();
 constexpr std::uint64_t kU64Max = std::numeric_limits<std::uint64_t>::max();
+
+// The memory budget's default: 4 GiB (core/neffbar/model/budget.h), but at most a
+// quarter of physical memory and three quarters of the address space `ulimit -v`
+// allows, so the search says BUDGET before the allocator refuses.
+std::uint64_t default_max_memory() {
+  std::uint64_t m = kDefaultMaxMemory;
+  const long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGE_SIZE);
+  if (pages > 0 && page > 0) m = std::min(m, static_cast<std::uint64_t>(pages) * static_cast<std::uint64_t>(page) / 4);
+  rlimit as{};
+  if (getrlimit(RLIMIT_AS, &as) == 0 && as.rlim_cur != RLIM_INFINITY) m = std::min<std::uint64_t>(m, as.rlim_cur / 4 * 3);
+  return m;
+}
+
+// --max-memory: MiB, or a number with a suffix K, M, G, T (KiB.. also taken), or auto.
+Result<std::uint64_t> parse_memory(const std::string& v) {
+  const Error bad{Errc::InvalidArgument, "--max-memory", "auto, MiB, or a number with K|M|G|T (e.g. 512M, 4G)", "'" + v + "'"};
+  if (v == "auto") return default_max_memory();
+  std::size_t digits = 0;
+  while (digits < v.size() && std::isdigit(static_cast<unsigned char>(v[digits]))) ++digits;
+  if (digits == 0 || digits > 12) return bad;
+  std::string unit = v.substr(digits);
+  for (char& ch : unit) ch = static_cast<char>(std::toupper(static_cast<unsigned char>(ch)));
+  if (unit.size() == 3 && unit.substr(1) == "IB") unit.resize(1);
+  int shift = 20;
+  if (unit == "K") shift = 10;
+  else if (unit == "G") shift = 30;
+  else if (unit == "T") shift = 40;
+  else if (!unit.empty() && unit != "M") return bad;
+  const std::uint64_t n = std::stoull(v.substr(0, digits));
+  if (n == 0 || n > (std::uint64_t{1} << (63 - shift))) return bad;
+  return n << shift;
+}
 
 template <class E>
 Result<E> pick(const std::string& what, const std::string& v, std::initializer_list<std::pair<const char*, E>> opts) {
@@ -74,7 +113,12 @@ void add_engine_options(CLI::App* cmd, CheckArgs& a) {
   cmd->add_option("--random", a.random, "Random schedules (PCT): this many (implies --engine random; proves nothing)")->type_name("N");
   cmd->add_option("--seed", a.seed, "Seed for --random")->capture_default_str()->type_name("N");
   cmd->add_option("--max-states", a.max_states, "State budget")->capture_default_str()->type_name("N");
-  cmd->add_option("--max-seconds", a.max_seconds, "Time budget in seconds (a decimal number > 0)")->capture_default_str()->type_name("SECONDS");
+  cmd->add_option("--max-seconds", a.max_seconds, "Time budget in seconds, every engine and every phase (a decimal number > 0)")->capture_default_str()->type_name("SECONDS");
+  cmd->add_option("--max-memory", a.max_memory,
+                  "Memory budget of the explicit search: MiB, or with K|M|G|T (auto: 4G, at most a quarter of physical "
+                  "memory and 3/4 of ulimit -v)")
+      ->capture_default_str()
+      ->type_name("SIZE");
   cmd->add_flag("--no-reduce", a.no_reduce, "Disable the Lipton (atomic block) reduction");
   cmd->add_flag("--no-symmetry", a.no_symmetry, "Disable the symmetry reduction");
   cmd->add_flag("--no-por", a.no_por, "Disable the partial-order reduction");
@@ -100,7 +144,7 @@ void add_topology_options(CLI::App* cmd, CheckArgs& a) {
 Status refuse_unused(const CLI::App* cmd, Engine e) {
   const std::string chosen = "--engine " + std::string(engine_name(e));
   if (e == Engine::Persistent || e == Engine::Random) {
-    for (const char* opt : {"--no-reduce", "--no-symmetry", "--no-por", "--max-states"}) {
+    for (const char* opt : {"--no-reduce", "--no-symmetry", "--no-por", "--max-states", "--max-memory"}) {
       if (cmd->count(opt) > 0) return Error{Errc::InvalidArgument, opt, "the explicit search's option (--engine explicit or auto)", chosen};
     }
   }
@@ -153,6 +197,9 @@ Result<Scenario> to_scenario(const CheckArgs& a) {
   s.opt.por = !a.no_por;
   s.opt.max_states = *max_states;
   s.opt.max_seconds = *max_seconds;
+  const Result<std::uint64_t> mem = parse_memory(a.max_memory);
+  if (!mem) return mem.error();
+  s.opt.max_memory = *mem;
   const std::optional<Engine> engine = parse_engine(a.engine);
   if (!engine) return Error{Errc::InvalidArgument, "--engine", "auto|explicit|persistent|random", "'" + a.engine + "'"};
   s.engine = *engine;
@@ -200,7 +247,11 @@ std::string verdict_text(const CheckResult& r) {
 std::string engine_text(const CheckResult& r) {
   switch (r.engine) {
     case Engine::Persistent: return r.exact() ? "persistent (exact)" : "persistent (budget ran out: not exact)";
-    case Engine::Explicit: return r.exact() ? "explicit (exhaustive: exact)" : "explicit (budget ran out: not exact)";
+    case Engine::Explicit:
+      if (r.exact()) return "explicit (exhaustive: exact)";
+      return failing(r.verdict) ? "explicit (budget ran out after a violation was found: the violation is real, the search is "
+                                  "not exhaustive)"
+                                : "explicit (budget ran out: not exact)";
     case Engine::Random: return "random schedules (not exact: finds failures, proves nothing)";
     case Engine::Auto: break;
   }
@@ -214,18 +265,19 @@ std::string global_text(const CheckResult& r) {
     case GlobalStatus::NotReached: return "not reached (no process departs)";
     case GlobalStatus::NotRefuted: return "not refuted in " + std::to_string(r.runs) + " schedules";
     case GlobalStatus::Unknown:
-      return r.verdict == Verdict::Budget ? "unknown (budget)" : "unknown (the search stopped at the first failure)";
+      return r.verdict == Verdict::Budget || !r.exhaustive ? "unknown (budget)" : "unknown (the search stopped at the first failure)";
   }
   return "?";
 }
 
-void print_result(const ScenarioResult& sr, bool json, const std::string& title) {
+void print_result(const ScenarioResult& sr, bool json, const std::string& title, GuaranteeMode mode) {
   const CheckResult& r = sr.result;
   const Qualification q = r.engine == Engine::Persistent ? Qualification{true, {}} : qualify(sr.system);
   const double rate = r.seconds > 0 ? static_cast<double>(r.states) / r.seconds : 0;
   if (json) {
     nlohmann::ordered_json j;
     j["scenario"] = title;
+    j["guarantee"] = mode == GuaranteeMode::Global ? "global" : "declared";
     j["verdict"] = verdict_text(r);
     j["engine"] = engine_name(r.engine);
     j["exact"] = r.exact();
@@ -277,10 +329,15 @@ void print_result(const ScenarioResult& sr, bool json, const std::string& title)
   };
   if (r.cex) std::cout << "\ncounterexample" << heading(*r.cex) << ":\n" << format_counterexample(sr.system, *r.cex);
   if (r.global_finding && r.verdict != Verdict::GlobalUnsafe) {
-    std::cout << "\nfinding (global property, not a failure under --guarantee declared)" << heading(*r.global_finding) << ":\n"
+    // Under declared the global property is not checked: a finding.  Under global it
+    // is, but the verdict above is the failure the search stopped at.
+    std::cout << (mode == GuaranteeMode::Declared ? "\nfinding (global property, not a failure under --guarantee declared)"
+                                                  : "\nalso found (global property; the verdict above is the first failure)")
+              << heading(*r.global_finding) << ":\n"
               << format_counterexample(sr.system, *r.global_finding);
   }
 }
+
 
 }  // namespace
 
@@ -296,13 +353,12 @@ void add_model_commands(CLI::App& app, Run& run) {
     if (const Status st = refuse_unused(cmd, s->engine); !st) return void(run.exit_code = fail_usage(st.error()));
     Scenario sc = *s;
     if (!a->json) {
-      sc.opt.progress = [](std::uint64_t n, double t) {
-        std::cerr << "  ... " << n << " states, " << static_cast<std::uint64_t>(t) << " s\n";
-      };
+      sc.opt.progress = [unit = sc.engine == Engine::Explicit ? " states, " : sc.engine == Engine::Auto ? " states/instructions, " : " instructions, "](
+                            std::uint64_t n, double t) { std::cerr << "  ... " << n << unit << static_cast<std::uint64_t>(t) << " s\n"; };
     }
     const Result<ScenarioResult> r = run_scenario(sc);
     if (!r) return void(run.exit_code = fail_usage(as_option(r.error())));
-    print_result(*r, a->json, scenario_title(sc.topo, sc.hyp));
+    print_result(*r, a->json, scenario_title(sc.topo, sc.hyp), sc.opt.guarantee);
     run.exit_code = code(fails(r->result) ? Exit::Failing : Exit::Ok);
   });
 
@@ -337,7 +393,8 @@ void add_model_commands(CLI::App& app, Run& run) {
     print_result(*r, b->json,
                  "configs: " + std::to_string(sc.configs.size()) + " files, fabric " + std::string(fabric_name(sc.topo.fabric)) +
                      ", rounds=" + std::to_string(sc.topo.rounds) + " " + std::string(name(sc.hyp.compare)) + " dec=" +
-                     std::string(name(sc.hyp.dec)) + " " + std::string(name(sc.topo.lowering)));
+                     std::string(name(sc.hyp.dec)) + " " + std::string(name(sc.topo.lowering)),
+                 sc.opt.guarantee);
     run.exit_code = code(fails(r->result) ? Exit::Failing : Exit::Ok);
   });
 
@@ -353,6 +410,7 @@ void add_model_commands(CLI::App& app, Run& run) {
     if (!comp) return void(run.exit_code = fail_usage(as_option(comp.error())));
     const Result<System> sys = lower(*comp, s->hyp);
     if (!sys) return void(run.exit_code = fail_input(sys.error(), "promela"));
+    if (const Status st = spin_limits(*sys); !st) return void(run.exit_code = fail_input(st.error(), "promela"));
     std::cout << to_promela(*sys, s->opt.guarantee == GuaranteeMode::Global);
     run.exit_code = code(Exit::Ok);
   });

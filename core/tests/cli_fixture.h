@@ -60,6 +60,11 @@ class Cli : public ::testing::Test {
     return s;
   }
 
+  // The same under `ulimit -v kib` (a shell around the binary).
+  Outcome run_limited(std::size_t kib, const std::string& args) {
+    return shell("ulimit -v " + std::to_string(kib) + "; exec \"$NB\" " + args + " < /dev/null");
+  }
+
   // `script` is shell text run by sh -c with $NB set to the binary; stdout and stderr
   // go where the script sends them, else to the Outcome.
   Outcome shell(const std::string& script) {

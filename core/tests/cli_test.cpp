@@ -1,4 +1,6 @@
 // End-to-end: runs the real neffbar binary and checks exit codes, stdout and stderr.
+#include <chrono>
+
 #include "cli_fixture.h"
 
 namespace {
@@ -190,6 +192,134 @@ TEST_F(Cli, CheckVerdictsAndExitCodes) {
     EXPECT_EQ(r.err.find('\n'), r.err.size() - 1) << bad << ": one line: " << r.err;
   }
   EXPECT_EQ(run("check --chips").exit_code, 2);
+}
+
+// The number after `key` in `text` (0 when absent).
+std::uint64_t number_after(const std::string& text, const std::string& key) {
+  const std::size_t at = text.find(key);
+  return at == std::string::npos ? 0 : std::stoull(text.substr(at + key.size()));
+}
+
+#if defined(__SANITIZE_ADDRESS__)
+constexpr bool kSanitized = true;
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+constexpr bool kSanitized = true;
+#else
+constexpr bool kSanitized = false;
+#endif
+#else
+constexpr bool kSanitized = false;
+#endif
+
+// --max-seconds 1 in the cases that overran it (the 64x4 symmetry canonicalisation took
+// hours, 64x4 x 1000 rounds one random schedule 28-56 s).  The one timed check of the
+// suite, with a wide margin: the budget, one progress interval, and 20 s of slack for
+// a loaded 2-core machine, ASan and composing 64x4 x 1000 rounds (not interruptible,
+// 0.25 s in a release build).  The deterministic checks are in model/budget_test.cpp.
+TEST_F(Cli, TheTimeBudgetHoldsInEveryEngine) {
+  for (const char* args : {"--chips 64 --leaders 4 --host-cc --engine explicit",
+                           "--chips 32 --leaders 4 --host-cc --engine explicit --no-symmetry",
+                           "--chips 64 --leaders 4 --rounds 1000 --engine random",
+                           "--chips 64 --leaders 4 --rounds 1000 --host-cc --engine random --guarantee declared"}) {
+    const auto t0 = std::chrono::steady_clock::now();
+    const Outcome r = run(std::string("check --max-seconds 1 ") + args);
+    const double took = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    EXPECT_LT(took, 1 + 1 + 20) << args;
+    EXPECT_NE(r.out.find("note:"), std::string::npos) << args << r.out;
+    if (std::string(args).find("random") != std::string::npos) {
+      // The violation if the cut schedule got that far, else NOT_REFUTED (exit 0); a
+      // schedule this long says what a whole one costs.
+      EXPECT_TRUE(r.exit_code == 4 || (r.exit_code == 0 && r.out.find("verdict:  NOT_REFUTED") != std::string::npos))
+          << args << r.out << r.err;
+      EXPECT_NE(r.out.find("a whole schedule runs up to"), std::string::npos) << args << r.out;
+    } else {
+      EXPECT_EQ(r.exit_code, 4) << args << r.out << r.err;
+      EXPECT_NE(r.out.find("verdict:  BUDGET"), std::string::npos) << args << r.out;
+      EXPECT_NE(r.out.find("time budget exhausted"), std::string::npos) << args << r.out;
+    }
+  }
+}
+
+TEST_F(Cli, TheStateBudgetHoldsWithinOneState) {
+  for (int n : {10, 1000}) {
+    const Outcome r = run("check --chips 4 --leaders 4 --engine explicit --no-symmetry --json --max-states " + std::to_string(n));
+    EXPECT_EQ(r.exit_code, 4) << r.out << r.err;
+    EXPECT_NE(r.out.find("\"verdict\": \"BUDGET\""), std::string::npos) << r.out;
+    EXPECT_EQ(number_after(r.out, "\"states\": "), static_cast<std::uint64_t>(n) + 1) << r.out;  // was 28 906 for 10
+  }
+}
+
+// A counterexample in hand is a failing verdict, whatever the budget did after.
+TEST_F(Cli, AViolationFoundBeforeTheBudgetRanOutIsTheVerdict) {
+  const std::string args = "check --chips 4 --leaders 4 --rounds 2 --engine explicit --max-states 1000";
+  const Outcome r = run(args);
+  EXPECT_EQ(r.exit_code, 4) << r.out << r.err;
+  EXPECT_NE(r.out.find("verdict:  GLOBAL_UNSAFE"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("engine:   explicit (budget ran out after a violation was found"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("the search did not finish"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("\ncounterexample"), std::string::npos) << r.out;
+  EXPECT_EQ(r.out.find("--guarantee declared"), std::string::npos) << "a label of the other mode: " << r.out;
+  const Outcome j = run(args + " --json");
+  EXPECT_NE(j.out.find("\"verdict\": \"GLOBAL_UNSAFE\""), std::string::npos) << j.out;
+  EXPECT_NE(j.out.find("\"guarantee\": \"global\""), std::string::npos) << j.out;
+  EXPECT_NE(j.out.find("\"exact\": false"), std::string::npos) << j.out;
+  EXPECT_NE(j.out.find("\"exhaustive\": false"), std::string::npos) << j.out;
+  EXPECT_NE(j.out.find("\"counterexample\": {"), std::string::npos) << j.out;
+  // Under declared the global property is a finding, and nothing failing was found.
+  const Outcome d = run(args + " --guarantee declared");
+  EXPECT_EQ(d.exit_code, 4) << d.out;
+  EXPECT_NE(d.out.find("verdict:  BUDGET"), std::string::npos) << d.out;
+  EXPECT_NE(d.out.find("finding (global property, not a failure under --guarantee declared)"), std::string::npos) << d.out;
+}
+
+TEST_F(Cli, TheMemoryBudget) {
+  const Outcome r = run("check --chips 64 --leaders 4 --host-cc --engine explicit --no-symmetry --max-memory 8M");
+  EXPECT_EQ(r.exit_code, 4) << r.out << r.err;
+  EXPECT_NE(r.out.find("verdict:  BUDGET"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("memory budget exhausted (8 MiB"), std::string::npos) << r.out;
+  EXPECT_GT(number_after(r.out, "states:   "), 1000u) << r.out;
+  for (const char* bad : {"0", "12X", "M", "-5", "99999999999999G"}) {
+    const Outcome b = run(std::string("check --max-memory ") + bad);
+    EXPECT_EQ(b.exit_code, 2) << bad;  // an option's value: usage
+    EXPECT_EQ(b.err.rfind("neffbar: invalid argument: --max-memory", 0), 0u) << bad << ": " << b.err;
+  }
+  EXPECT_EQ(run("check --max-memory 2GiB --chips 2 --engine explicit").exit_code, 0);
+  EXPECT_EQ(run("check --max-memory 64M --engine persistent").exit_code, 2) << "the explicit search's option";
+}
+
+// Under `ulimit -v` the default budget fits what the process may allocate (BUDGET, not
+// an abort); a budget above it meets the allocator's refusal, which is BUDGET too; an
+// engine without a memory budget says so in one line.  ASan reserves terabytes of
+// address space, so ulimit -v cannot work under it: skipped there.
+TEST_F(Cli, UnderUlimitTheSearchEndsWithBudgetNotAnAbort) {
+  if (kSanitized) GTEST_SKIP() << "ulimit -v cannot work under ASan (its shadow memory is address space)";
+  const std::string search = "check --chips 64 --leaders 4 --host-cc --engine explicit --no-symmetry";
+  const Outcome fit = run_limited(160'000, search);
+  EXPECT_EQ(fit.exit_code, 4) << fit.out << fit.err;
+  EXPECT_NE(fit.out.find("memory budget exhausted"), std::string::npos) << fit.out;
+  const Outcome over = run_limited(160'000, search + " --max-memory 4G");
+  EXPECT_EQ(over.exit_code, 4) << over.out << over.err;
+  EXPECT_NE(over.out.find("verdict:  BUDGET"), std::string::npos) << over.out;
+  EXPECT_NE(over.out.find("out of memory after"), std::string::npos) << over.out;
+  const Outcome rnd = run_limited(60'000, "check --chips 64 --leaders 4 --rounds 1000 --engine random");
+  EXPECT_EQ(rnd.exit_code, 1) << rnd.out << rnd.err;
+  EXPECT_EQ(rnd.err, "neffbar: check: out of memory (the allocator refused; a smaller topology, or more memory for this process)\n");
+}
+
+TEST_F(Cli, PromelaRefusesWhatSpinCannotRun) {
+  for (const char* topo : {"--chips 32 --leaders 4", "--chips 64 --leaders 4 --host-cc"}) {
+    const Outcome r = run(std::string("promela ") + topo);
+    EXPECT_EQ(r.exit_code, 1) << topo;
+    EXPECT_TRUE(r.out.empty()) << topo;
+    EXPECT_NE(r.err.find("neffbar: promela: out of range: processes: expected at most 255 SPIN processes"), std::string::npos)
+        << r.err;
+    EXPECT_EQ(r.err.find('\n'), r.err.size() - 1) << "one line: " << r.err;
+  }
+  const Outcome edge = run("promela --chips 63 --leaders 4 --host-cc");  // 253 + monitor + init = 255
+  EXPECT_EQ(edge.exit_code, 0) << edge.err;
+  EXPECT_NE(edge.out.find("\nbyte finished;"), std::string::npos);
+  EXPECT_NE(edge.out.find("finished == 253"), std::string::npos);
 }
 
 TEST_F(Cli, CheckConfigsAndHypotheses) {

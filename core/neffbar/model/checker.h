@@ -32,6 +32,7 @@
 #include <string>
 #include <vector>
 
+#include "neffbar/model/budget.h"
 #include "neffbar/model/counterexample.h"
 #include "neffbar/model/symmetry.h"
 #include "neffbar/model/system.h"
@@ -44,9 +45,18 @@ struct CheckOptions {
   bool por = true;
   bool symmetry = true;
   GuaranteeMode guarantee = GuaranteeMode::Global;
+  // Budgets (README "Budgets"): the search ends with BUDGET, or with the violation it
+  // already found, within a fraction of a second of max_seconds, at most max_states + 1
+  // states, and before its tables (visited set, parents, value tables) would pass
+  // max_memory bytes.
   std::uint64_t max_states = 30'000'000;
   double max_seconds = 300;
-  bool collect_all = false;  // explore everything, collecting every failing kind (found_mask)
+  std::uint64_t max_memory = kDefaultMaxMemory;
+  SecondsClock clock;  // test hook: seconds since the start (empty: the steady clock)
+  // Explore everything, collecting every failing kind (found_mask).  Then a search a
+  // budget ended is BUDGET even when it found a violation (its mask is incomplete);
+  // otherwise a violation found before the budget ran out is the verdict, not exhaustive.
+  bool collect_all = false;
   // The candidate symmetry from lower_with_hints(); empty: no symmetry reduction.
   SymmetryHints symmetry_hints;
   std::function<void(std::uint64_t states, double seconds)> progress;  // every ~1 s
@@ -56,7 +66,11 @@ CheckResult check(const System& sys, const CheckOptions& opt = {});
 
 // Random schedules, PCT style: random distinct priorities, `depth`-1 priority-change
 // points per run; the highest-priority enabled process runs.  Finds bugs, proves nothing.
+// The time budget holds inside a schedule too; progress(instructions, seconds) reports
+// every ~1 s, and a schedule cut by the budget says how long a whole one would take.
 CheckResult random_check(const System& sys, std::uint64_t runs, std::uint64_t seed, std::uint32_t depth = 3,
-                         GuaranteeMode mode = GuaranteeMode::Global, double max_seconds = 300);
+                         GuaranteeMode mode = GuaranteeMode::Global, double max_seconds = 300,
+                         const std::function<void(std::uint64_t instructions, double seconds)>& progress = {},
+                         const SecondsClock& clock = {});
 
 }  // namespace neffbar::model

@@ -5,7 +5,8 @@ namespace neffbar::model {
 Result<CheckResult> decide(const System& sys, const EngineOptions& opt) {
   switch (opt.engine) {
     case Engine::Random: {
-      CheckResult r = random_check(sys, opt.random_runs, opt.seed, opt.depth, opt.check.guarantee, opt.check.max_seconds);
+      CheckResult r = random_check(sys, opt.random_runs, opt.seed, opt.depth, opt.check.guarantee, opt.check.max_seconds,
+                                   opt.check.progress, opt.check.clock);
       return r;
     }
     case Engine::Explicit: return check(sys, opt.check);

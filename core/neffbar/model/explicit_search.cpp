@@ -1,6 +1,8 @@
 // The explicit search (checker.h): BFS over pcs with Lipton blocks, partial-order and
 // symmetry reductions, shortest counterexamples rebuilt from the parent chain.
 #include <algorithm>
+#include <new>
+#include <string>
 
 #include "neffbar/model/block.h"
 #include "neffbar/model/checker.h"
@@ -12,30 +14,61 @@ namespace {
 using namespace detail;
 
 // ------------------------------------------------------------------ state set ----
+// The visited set is also the BFS queue (states are expanded in insertion order) and
+// holds each state's parent and the slot that led to it.  The pcs live in chunks of
+// about 1 MiB, so growing never copies them (a doubling vector of 2 GiB would need
+// 6 GiB for a moment), and bytes() / next_growth() let the search stop before the
+// memory budget is passed.
 class StateSet {
  public:
   // Starts small (most checks are small; a big first table costs page faults on every
   // call) and doubles at half load.
-  explicit StateSet(std::uint32_t width) : width_(width), table_(1u << 8, 0) {}
+  explicit StateSet(std::uint32_t width) : width_(width), table_(1u << 8, 0) {
+    while (shift_ > 0 && (std::size_t{2} << shift_) * std::max(width_, 1u) > kChunkBytes) --shift_;
+  }
 
   // (index, inserted)
-  std::pair<std::uint32_t, bool> insert(const std::uint16_t* pcs) {
-    if ((count_ + 1) * 2 > table_.size()) grow();
+  std::pair<std::uint32_t, bool> insert(const std::uint16_t* pcs, std::uint32_t parent, std::uint16_t via) {
+    if ((std::uint64_t{count_} + 1) * 2 > table_.size()) grow();
     const std::uint64_t mask = table_.size() - 1;
     for (std::uint64_t h = hash(pcs) & mask;; h = (h + 1) & mask) {
       const std::uint32_t slot = table_[h];
       if (slot == 0) {
-        arena_.insert(arena_.end(), pcs, pcs + width_);
+        if ((count_ >> shift_) == chunks_.size()) {
+          chunks_.emplace_back();
+          chunks_.back().reserve(std::size_t{width_} << shift_);
+        }
+        if (parent_.size() == parent_.capacity()) {
+          parent_.reserve(parent_.size() * 2 + 256);
+          via_.reserve(parent_.capacity());
+        }
+        chunks_.back().insert(chunks_.back().end(), pcs, pcs + width_);
+        parent_.push_back(parent);
+        via_.push_back(via);
         table_[h] = ++count_;
         return {count_ - 1, true};
       }
       if (std::equal(pcs, pcs + width_, at(slot - 1))) return {slot - 1, false};
     }
   }
-  [[nodiscard]] const std::uint16_t* at(std::uint32_t i) const { return arena_.data() + std::size_t{i} * width_; }
+  [[nodiscard]] const std::uint16_t* at(std::uint32_t i) const {
+    return chunks_[i >> shift_].data() + std::size_t{i & ((1u << shift_) - 1)} * width_;
+  }
   [[nodiscard]] std::uint32_t size() const { return count_; }
+  [[nodiscard]] const std::vector<std::uint32_t>& parents() const { return parent_; }
+  [[nodiscard]] const std::vector<std::uint16_t>& vias() const { return via_; }
+  // What the set holds now, and the most one more insert can add for a moment (a
+  // table doubling keeps the old table until the new one is filled).
+  [[nodiscard]] std::uint64_t bytes() const {
+    return std::uint64_t{chunks_.size()} * (std::uint64_t{width_} << shift_) * 2 + table_.capacity() * 4 +
+           parent_.capacity() * 4 + via_.capacity() * 2;
+  }
+  [[nodiscard]] std::uint64_t next_growth() const {
+    return std::max({table_.size() * 8, (std::uint64_t{width_} << shift_) * 2, parent_.capacity() * 12 + 1536});
+  }
 
  private:
+  static constexpr std::size_t kChunkBytes = std::size_t{1} << 20;
   [[nodiscard]] std::uint64_t hash(const std::uint16_t* pcs) const {
     std::uint64_t h = 0x9E3779B97F4A7C15ull ^ width_;
     for (std::uint32_t i = 0; i < width_; ++i) {
@@ -55,8 +88,11 @@ class StateSet {
     }
   }
   std::uint32_t width_;
+  std::uint32_t shift_ = 19;  // states per chunk: 2^shift_, about kChunkBytes of pcs
   std::uint32_t count_ = 0;
-  std::vector<std::uint16_t> arena_;
+  std::vector<std::vector<std::uint16_t>> chunks_;
+  std::vector<std::uint32_t> parent_;
+  std::vector<std::uint16_t> via_;
   std::vector<std::uint32_t> table_;
 };
 
@@ -138,9 +174,12 @@ Counterexample rebuild(const Compiled& c, const std::vector<std::uint32_t>& pare
 }  // namespace
 
 CheckResult check(const System& sys, const CheckOptions& opt) {
-  const auto t0 = Clock::now();
   CheckResult res;
   res.engine = Engine::Explicit;
+  std::uint32_t states_seen = 0;  // the visited set's size, for the progress line
+  Deadline deadline(opt.max_seconds, opt.clock, [&](double t) {
+    if (opt.progress) opt.progress(states_seen, t);
+  });
   // The visited set stores 16-bit pcs: longer programs are refused before any work.
   const bool too_long = std::any_of(sys.procs.begin(), sys.procs.end(),
                                     [](const Process& p) { return p.program.size() >= 0xFFFF; });
@@ -148,6 +187,7 @@ CheckResult check(const System& sys, const CheckOptions& opt) {
     res.verdict = Verdict::Budget;
     res.exhaustive = false;
     res.note = "too large for the explicit search: " + why;
+    res.seconds = deadline.seconds();
     return res;
   };
   if (too_long) return too_large("a program is longer than 65534 instructions");
@@ -155,30 +195,49 @@ CheckResult check(const System& sys, const CheckOptions& opt) {
   if (c.prefix_entries > kMaxPrefixEntries) {
     return too_large("its value tables would need " + std::to_string(c.prefix_entries * 8 >> 20) + " MiB");
   }
-  const std::optional<Symmetry> sym = opt.symmetry && opt.reduce ? Symmetry::detect(sys, opt.symmetry_hints, c.block_end)
-                                                                       : std::nullopt;
+  const std::uint64_t fixed_bytes = std::uint64_t{c.prefix_entries} * 8;
+  if (fixed_bytes > opt.max_memory) {
+    return too_large("its value tables need " + std::to_string(fixed_bytes >> 20) + " MiB, more than the memory budget");
+  }
+  const auto out_of_time = [&](const char* where) {
+    res.verdict = Verdict::Budget;
+    res.exhaustive = false;
+    res.global = GlobalStatus::Unknown;
+    res.note = std::string("time budget exhausted ") + where;
+    res.seconds = deadline.seconds();
+    return res;
+  };
+  if (deadline.check()) return out_of_time("before the search started");
+  const std::optional<Symmetry> sym =
+      opt.symmetry && opt.reduce ? Symmetry::detect(sys, opt.symmetry_hints, c.block_end, &deadline) : std::nullopt;
+  if (deadline.expired()) return out_of_time("while verifying the symmetry");
   res.symmetry_used = sym.has_value();
   if (sym) res.symmetry_group = sym->group_size();
   const bool por = opt.reduce && opt.por && !c.overflow_possible;
   res.por_used = por;
+  const std::uint64_t canon_work = sym ? sym->work() : 0;
 
   StateSet states(c.P);
-  std::vector<std::uint32_t> parent;
-  std::vector<std::uint16_t> via;
   std::vector<std::uint16_t> cur(c.P), next(c.P), canon(c.P);
   std::vector<std::uint32_t> perm(c.P);
   std::vector<std::int32_t> vals;
+  // Why the search stopped before it finished (empty: it did not).
+  std::string stop;
   auto add = [&](std::uint32_t from, std::uint32_t slot) {
     const std::uint16_t* key = next.data();
     if (sym) {
       sym->canonicalize(next, canon, perm);
       key = canon.data();
     }
-    const auto [idx, fresh] = states.insert(key);
-    if (fresh) {
-      parent.push_back(from);
-      via.push_back(static_cast<std::uint16_t>(slot));
+    if (states.bytes() + states.next_growth() + fixed_bytes > opt.max_memory) {
+      stop = "memory budget exhausted (" + std::to_string(opt.max_memory >> 20) + " MiB: the visited set holds " +
+             std::to_string(states.bytes() >> 20) + " MiB)";
+      return;
     }
+    const auto [idx, fresh] = states.insert(key, from, static_cast<std::uint16_t>(slot));
+    states_seen = states.size();
+    if (fresh && states.size() > opt.max_states) stop = "state budget exhausted";
+    if (deadline.poll(canon_work + c.P) && stop.empty()) stop = "time budget exhausted";
   };
   std::fill(next.begin(), next.end(), 0);
   add(0, 0);
@@ -186,97 +245,102 @@ CheckResult check(const System& sys, const CheckOptions& opt) {
   std::optional<Finding> failure, global;
   std::optional<Finding> not_reusable;
   bool any_depart = false, stopped_early = false;
-  double last_progress = 0;
-  for (std::uint32_t i = 0; i < states.size(); ++i) {
-    std::copy_n(states.at(i), c.P, cur.begin());
-    c.values(cur.data(), vals);
-    bool any = false, all_done = true, ample = false;
-    // Partial-order reduction: a block with no marker whose actions are all movers is
-    // invisible and independent of every other process's actions (see checker.h), so
-    // {that block} is a persistent set; the state graph is acyclic (pcs only grow), so
-    // no cycle proviso is needed.
-    if (por) {
-      for (std::uint32_t p = 0; p < c.P && !ample; ++p) {
-        if (cur[p] >= c.len[p] || !c.ample_ok[p][cur[p]]) continue;
-        const std::uint32_t end = c.block_end[p][cur[p]];
-        if (run_block(c, cur.data(), p, end, vals).status != Status::Fired) continue;
-        ample = any = true;
+  try {
+    for (std::uint32_t i = 0; i < states.size() && stop.empty(); ++i) {
+      std::copy_n(states.at(i), c.P, cur.begin());
+      c.values(cur.data(), vals);
+      bool any = false, all_done = true, ample = false;
+      // Partial-order reduction: a block with no marker whose actions are all movers is
+      // invisible and independent of every other process's actions (see checker.h), so
+      // {that block} is a persistent set; the state graph is acyclic (pcs only grow), so
+      // no cycle proviso is needed.
+      if (por) {
+        for (std::uint32_t p = 0; p < c.P && !ample; ++p) {
+          if (cur[p] >= c.len[p] || !c.ample_ok[p][cur[p]]) continue;
+          const std::uint32_t end = c.block_end[p][cur[p]];
+          if (run_block(c, cur.data(), p, end, vals).status != Status::Fired) continue;
+          ample = any = true;
+          all_done = false;
+          ++res.transitions;
+          std::copy(cur.begin(), cur.end(), next.begin());
+          next[p] = static_cast<std::uint16_t>(end);
+          add(i, p);
+        }
+      }
+      for (std::uint32_t p = 0; p < c.P && !ample && stop.empty(); ++p) {
+        if (cur[p] >= c.len[p]) continue;
         all_done = false;
+        const std::uint32_t end = c.block_end[p][cur[p]];
+        const BlockResult r = run_block(c, cur.data(), p, end, vals, {.keep_going = opt.collect_all});
+        if (deadline.poll(end - cur[p] + 1) && stop.empty()) stop = "time budget exhausted";
+        if (r.status == Status::Blocked) continue;
+        any = true;
+        if (r.unsafe) {
+          res.found_mask |= bit(Verdict::Unsafe);
+          if (!failure) failure = Finding{Verdict::Unsafe, i, p, r.culprit};
+        }
+        any_depart = any_depart || r.departed;
         ++res.transitions;
+        if (r.global_broken && !global) global = Finding{Verdict::GlobalUnsafe, i, p};
+        if (r.global_broken) res.found_mask |= bit(Verdict::GlobalUnsafe);
+        if (r.status == Status::Violation) {
+          res.found_mask |= bit(r.kind);
+          if (!failure) failure = Finding{r.kind, i, p, r.culprit};
+          any_depart = any_depart || r.kind == Verdict::Unsafe;
+          continue;
+        }
         std::copy(cur.begin(), cur.end(), next.begin());
         next[p] = static_cast<std::uint16_t>(end);
         add(i, p);
       }
-    }
-    for (std::uint32_t p = 0; p < c.P && !ample; ++p) {
-      if (cur[p] >= c.len[p]) continue;
-      all_done = false;
-      const std::uint32_t end = c.block_end[p][cur[p]];
-      const BlockResult r = run_block(c, cur.data(), p, end, vals, {.keep_going = opt.collect_all});
-      if (r.status == Status::Blocked) continue;
-      any = true;
-      if (r.unsafe) {
-        res.found_mask |= bit(Verdict::Unsafe);
-        if (!failure) failure = Finding{Verdict::Unsafe, i, p, r.culprit};
+      if (!stop.empty()) break;  // this state was not expanded completely: decide nothing from it
+      if (!any && !all_done) {
+        res.found_mask |= bit(Verdict::Deadlock);
+        if (!failure) failure = Finding{Verdict::Deadlock, i, kNone};
       }
-      any_depart = any_depart || r.departed;
-      ++res.transitions;
-      if (r.global_broken && !global) global = Finding{Verdict::GlobalUnsafe, i, p};
-      if (r.global_broken) res.found_mask |= bit(Verdict::GlobalUnsafe);
-      if (r.status == Status::Violation) {
-        res.found_mask |= bit(r.kind);
-        if (!failure) failure = Finding{r.kind, i, p, r.culprit};
-        any_depart = any_depart || r.kind == Verdict::Unsafe;
-        continue;
+      if (all_done && vals != c.init) {
+        res.found_mask |= bit(Verdict::NotReusable);
+        if (!not_reusable) not_reusable = Finding{Verdict::NotReusable, i, kNone};
       }
-      std::copy(cur.begin(), cur.end(), next.begin());
-      next[p] = static_cast<std::uint16_t>(end);
-      add(i, p);
-    }
-    if (!any && !all_done) {
-      res.found_mask |= bit(Verdict::Deadlock);
-      if (!failure) failure = Finding{Verdict::Deadlock, i, kNone};
-    }
-    if (all_done && vals != c.init) {
-      res.found_mask |= bit(Verdict::NotReusable);
-      if (!not_reusable) not_reusable = Finding{Verdict::NotReusable, i, kNone};
-    }
-    if (failure && !opt.collect_all) {
-      stopped_early = i + 1 < states.size();
-      break;
-    }
-    if ((i & 0x3FFF) == 0) {
-      const double t = since(t0);
-      if (states.size() > opt.max_states || t > opt.max_seconds) {
-        res.verdict = Verdict::Budget;
-        res.exhaustive = false;
-        res.note = states.size() > opt.max_states ? "state budget exhausted" : "time budget exhausted";
+      if (failure && !opt.collect_all) {
+        stopped_early = i + 1 < states.size();
         break;
       }
-      if (opt.progress && t - last_progress >= 1.0) {
-        last_progress = t;
-        opt.progress(states.size(), t);
-      }
     }
+  } catch (const std::bad_alloc&) {
+    // The estimate above counts what the search owns; the allocator can still refuse
+    // first (ulimit -v, other processes).  Every structure is as it was before the
+    // failed allocation, so what was found stands.
+    stop = "out of memory after " + std::to_string(states.size()) +
+           " states (the allocator refused; lower --max-memory below what this process may allocate)";
   }
   res.states = states.size();
-  if (res.verdict != Verdict::Budget) {
-    // Severity order: a stopping failure, then residues, then the global property.
-    std::optional<Finding> chosen = failure ? failure : not_reusable;
-    if (!chosen && global && opt.guarantee == GuaranteeMode::Global) chosen = global;
-    res.verdict = chosen ? chosen->kind : Verdict::Ok;
-    if (chosen) res.cex = rebuild(c, parent, via, sym, *chosen);
+  // Severity order: a stopping failure, then residues, then the global property.  A
+  // violation found before a budget ran out is the verdict all the same (it is a
+  // concrete run); only the search's completeness is lost.
+  // Under collect_all the answer is the mask of every kind, so an unfinished search
+  // stays BUDGET (its mask is incomplete: the differential tests skip it).
+  std::optional<Finding> chosen = failure ? failure : not_reusable;
+  if (!chosen && global && opt.guarantee == GuaranteeMode::Global) chosen = global;
+  if (!stop.empty() && opt.collect_all) chosen.reset();
+  if (!stop.empty()) {
+    res.exhaustive = false;
+    res.note = chosen ? stop + " after the violation was found: the violation is real, but the search did not "
+                               "finish, so other kinds of violation may be missed"
+                      : stop;
   }
-  if (global) res.global_finding = rebuild(c, parent, via, sym, *global);
+  res.verdict = chosen ? chosen->kind : stop.empty() ? Verdict::Ok : Verdict::Budget;
+  if (chosen) res.cex = rebuild(c, states.parents(), states.vias(), sym, *chosen);
+  if (global) res.global_finding = rebuild(c, states.parents(), states.vias(), sym, *global);
   // The global line, never contradicting the verdict: a departure before a participant's
   // arrival breaks it whether or not that participant was in the guarantee.
   const bool unsafe_participant = res.verdict == Verdict::Unsafe && failure && failure->culprit != kNone &&
                                   sys.procs[failure->culprit].participant;
-  res.global = global || unsafe_participant                     ? GlobalStatus::Broken
-               : res.verdict == Verdict::Budget || stopped_early ? GlobalStatus::Unknown
-               : any_depart                                      ? GlobalStatus::Holds
-                                                                 : GlobalStatus::NotReached;
-  res.seconds = since(t0);
+  res.global = global || unsafe_participant              ? GlobalStatus::Broken
+               : !stop.empty() || stopped_early ? GlobalStatus::Unknown
+               : any_depart                               ? GlobalStatus::Holds
+                                                          : GlobalStatus::NotReached;
+  res.seconds = deadline.seconds();
   return res;
 }
 

@@ -92,6 +92,20 @@ std::string primitive(const System& sys, std::uint32_t pc, const SemaOp& op, con
 
 }  // namespace
 
+Status spin_limits(const System& sys) {
+  const std::size_t spin_procs = sys.procs.size() + 2;  // + the reuse monitor + init
+  if (spin_procs > kSpinMaxProcesses) {
+    return Error{Errc::OutOfRange, "processes",
+                 "at most " + std::to_string(kSpinMaxProcesses) + " SPIN processes (SPIN's limit; " +
+                     std::to_string(kSpinMaxProcesses - 2) + " of the system plus the reuse monitor and init)",
+                 std::to_string(spin_procs) + " (" + std::to_string(sys.procs.size()) + " of the system)"};
+  }
+  return {};
+}
+
+// The smallest Promela integer type that holds 0..n.
+static const char* counter_type(std::size_t n) { return n <= 255 ? "byte" : n <= 32767 ? "short" : "int"; }
+
 std::string to_promela(const System& sys, const PromelaChecks& checks) {
   const auto P = static_cast<std::uint32_t>(sys.procs.size());
   const Arrivals a(sys);
@@ -100,9 +114,17 @@ std::string to_promela(const System& sys, const PromelaChecks& checks) {
                     (sys.compare == Compare::Ge ? ">=" : ">") + "; asserts:" + (checks.guarantees ? " guarantees" : "") +
                     (checks.global ? " global" : "") + (checks.reuse ? " reuse" : "") +
                     (checks.overflow ? " overflow" : "") + " */\n";
+  // pan's state vector holds every global and ~8 bytes a process; past its default
+  // 1024 bytes pan stops with "VECTORSZ too small".  A generous bound (ints 4 bytes,
+  // bits a byte each, 16 bytes a process) tells the user what to compile with.
+  const std::size_t vector_bound = 4 * sys.semas.size() + std::size_t{P} * sys.rounds + 16 * (std::size_t{P} + 2) + 64;
+  if (vector_bound > 1024) {
+    out += "/* state vector up to " + std::to_string(vector_bound) + " bytes: compile pan with -DVECTORSZ=" +
+           std::to_string((vector_bound + 1023) / 1024 * 1024) + " */\n";
+  }
   out += "int sem[" + std::to_string(std::max<std::size_t>(sys.semas.size(), 1)) + "];\n";
   out += "bit arr[" + std::to_string(std::max<std::size_t>(std::size_t{P} * sys.rounds, 1)) + "];\n";
-  out += "byte finished;\n\n";
+  out += std::string(counter_type(P)) + " finished;\n\n";
   for (std::uint32_t p = 0; p < P; ++p) {
     out += "/* " + sys.procs[p].name + " */\nproctype p" + std::to_string(p) + "() {\n";
     const auto& prog = sys.procs[p].program;

@@ -16,6 +16,7 @@
 
 #include <string>
 
+#include "neffbar/error.h"
 #include "neffbar/model/system.h"
 
 namespace neffbar::model {
@@ -27,6 +28,16 @@ struct PromelaChecks {
   bool overflow = true;    // OVERFLOW
 };
 
+// What SPIN 6 cannot run, checked before exporting: it runs at most 255 processes,
+// init and the reuse monitor included (pan's pid is a byte: a 256th `run` fails with
+// "too many processes", and from 257 proctypes on spin -a emits a pan that silently
+// checks nothing).  The model has one proctype per process plus the two, so a system
+// of more than kSpinMaxProcesses - 2 processes is refused, naming the count.
+inline constexpr std::size_t kSpinMaxProcesses = 255;
+Status spin_limits(const System& sys);
+
+// The model (call spin_limits first: beyond them the text is no model SPIN can run).
+// Counters get a type that holds every value they reach (`finished` counts to P).
 std::string to_promela(const System& sys, const PromelaChecks& checks);
 inline std::string to_promela(const System& sys, bool global_property) {
   return to_promela(sys, PromelaChecks{.global = global_property});

@@ -53,15 +53,17 @@ std::optional<std::vector<std::int64_t>> sema_renaming(const System& sys, const 
 
 bool is_automorphism(const System& sys, const SymmetryHints& hints, std::span<const std::uint32_t> perm,
                      const std::vector<std::uint32_t>& slot_map,
-                     const std::vector<std::vector<std::uint32_t>>& blocks) {
+                     const std::vector<std::vector<std::uint32_t>>& blocks, Deadline* deadline) {
   const std::size_t P = sys.procs.size();
   if (perm.size() != P || hints.sema_slot.size() != sys.semas.size()) return false;
+  if (deadline && deadline->poll(sys.semas.size())) return false;
   const auto rho = sema_renaming(sys, hints, slot_map);
   if (!rho) return false;
   for (std::size_t s = 0; s < sys.semas.size(); ++s) {
     if (sys.semas[static_cast<std::size_t>((*rho)[s])].initial != sys.semas[s].initial) return false;
   }
   for (std::size_t p = 0; p < P; ++p) {
+    if (deadline && deadline->poll(sys.procs[p].program.size() + 1)) return false;
     const Process& a = sys.procs[p];
     const Process& b = sys.procs[perm[p]];
     if (a.program.size() != b.program.size() || a.participant != b.participant) return false;
@@ -99,7 +101,7 @@ bool is_automorphism(const System& sys, const SymmetryHints& hints, std::span<co
 }
 
 std::optional<Symmetry> Symmetry::detect(const System& sys, const SymmetryHints& lay,
-                                         const std::vector<std::vector<std::uint32_t>>& blocks) {
+                                         const std::vector<std::vector<std::uint32_t>>& blocks, Deadline* deadline) {
   const std::uint32_t C = lay.chips, L = lay.leaders;
   if (C == 0 || L == 0 || lay.leader_proc.size() != std::size_t{C} * L) return std::nullopt;
   if (!lay.proxy_proc.empty() && lay.proxy_proc.size() != std::size_t{C} * L) return std::nullopt;
@@ -148,7 +150,7 @@ std::optional<Symmetry> Symmetry::detect(const System& sys, const SymmetryHints&
     const auto perm = perm_of([l](std::uint32_t c, std::uint32_t j) {
       return std::pair{c, j == l ? l + 1 : j == l + 1 ? l : j};
     });
-    if (perm.empty() || !is_automorphism(sys, lay, perm, slot_map, blocks)) return std::nullopt;
+    if (perm.empty() || !is_automorphism(sys, lay, perm, slot_map, blocks, deadline)) return std::nullopt;
   }
   // Chip translations, each verified (there are at most C of them).
   for (std::uint32_t t = 0; t < C; ++t) {
@@ -156,7 +158,8 @@ std::optional<Symmetry> Symmetry::detect(const System& sys, const SymmetryHints&
     for (std::uint32_t c = 0; c < C; ++c) closed = closed && (c ^ t) < C;
     if (!closed) continue;
     const auto perm = perm_of([t](std::uint32_t c, std::uint32_t j) { return std::pair{c ^ t, j}; });
-    if (t == 0 || (!perm.empty() && is_automorphism(sys, lay, perm, slot_map, blocks))) s.translations_.push_back(t);
+    if (deadline && deadline->expired()) return std::nullopt;
+    if (t == 0 || (!perm.empty() && is_automorphism(sys, lay, perm, slot_map, blocks, deadline))) s.translations_.push_back(t);
   }
   if (L == 1 && s.translations_.size() == 1) return std::nullopt;  // trivial group
   return s;

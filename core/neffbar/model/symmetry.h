@@ -17,6 +17,7 @@
 #include <span>
 #include <vector>
 
+#include "neffbar/model/budget.h"
 #include "neffbar/model/system.h"
 
 namespace neffbar::model {
@@ -43,13 +44,21 @@ class Symmetry {
   // `blocks` are the atomic blocks the search executes ([p][pc] -> end): processes
   // outside the layout (the host) are compared block by block as multisets, since
   // the order inside an atomic block of commuting actions does not matter.
+  // With a deadline, the verification polls it (it is linear in the programs per
+  // generator, and a 64-chip system has 67 generators); once it has expired detect
+  // returns nullopt and the caller reports the budget.
   static std::optional<Symmetry> detect(const System& sys, const SymmetryHints& hints,
-                                       const std::vector<std::vector<std::uint32_t>>& blocks);
+                                       const std::vector<std::vector<std::uint32_t>>& blocks,
+                                       Deadline* deadline = nullptr);
 
   // out = canonical pcs; perm[i] = the slot process i lands in.
   void canonicalize(std::span<const std::uint16_t> in, std::span<std::uint16_t> out,
                     std::span<std::uint32_t> perm) const;
   [[nodiscard]] std::uint64_t group_size() const;
+  // The work of one canonicalize() in the units of Deadline::poll (pcs moved and
+  // compared): translations x (processes + leader columns).  At 64x4 host-CC about
+  // 64 x 770, so the search polls after every few calls.
+  [[nodiscard]] std::uint64_t work() const { return translations_.size() * (procs_ + std::uint64_t{2} * chips_ * leaders_); }
 
  private:
   std::uint32_t procs_ = 0, chips_ = 0, leaders_ = 0;
@@ -64,6 +73,6 @@ class Symmetry {
 // `slot_map` (leader slot k -> slot_map[k]), maps the system onto itself block by block.
 bool is_automorphism(const System& sys, const SymmetryHints& hints, std::span<const std::uint32_t> perm,
                      const std::vector<std::uint32_t>& slot_map,
-                     const std::vector<std::vector<std::uint32_t>>& blocks);
+                     const std::vector<std::vector<std::uint32_t>>& blocks, Deadline* deadline = nullptr);
 
 }  // namespace neffbar::model

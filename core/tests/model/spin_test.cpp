@@ -202,5 +202,51 @@ TEST(Spin, AgreesOnArbitrarySystems) {
   }
 }
 
+// SPIN's process limit, at the boundary, with SPIN itself: N processes that each wait
+// on their own semaphore, which nobody signals (neffbar: DEADLOCK; one state after
+// init, so pan is instant -- a model where processes finish has 2^N orders of their
+// `finished++`).  253 processes + the reuse monitor + init = 255: spin_limits accepts
+// it, and spin -a, cc (with the VECTORSZ the model's header asks for) and pan run it:
+// no assertion fails (pan -E), the deadlock is an invalid end state (pan -A).  254 are
+// refused -- and pan, given that model anyway, fails with "too many processes", so the
+// limit is SPIN's.  (The largest composed model, 63x4 host-CC, runs too: pan -E finds
+// C7's GLOBAL_UNSAFE at depth 898; spin -a + cc take over a minute, too slow for ctest.)
+System all_waiting(std::uint32_t n) {
+  using namespace hand_made;
+  std::vector<std::vector<Instr>> progs(n);
+  for (std::uint32_t i = 0; i < n; ++i) progs[i].push_back(wait(i, 1));
+  return make(n, progs);
+}
+
+TEST(Spin, RunsTheLargestModelNeffbarExportsAndNotOneMore) {
+  const fs::path dir = fs::temp_directory_path() / ("neffbar_spin_limit_" + std::to_string(::getpid()));
+  for (const std::uint32_t n : {253u, 254u}) {
+    const System sys = all_waiting(n);
+    EXPECT_EQ(spin_limits(sys).ok(), n == 253) << n;
+    const std::string model = to_promela(sys, true);
+    std::smatch m;
+    ASSERT_TRUE(std::regex_search(model, m, std::regex("-DVECTORSZ=([0-9]+)"))) << "the header names VECTORSZ";
+    const fs::path sub = dir / std::to_string(n);
+    fs::create_directories(sub);
+    std::ofstream(sub / "model.pml") << model;
+    const std::string build = "cd '" + sub.string() + "' && spin -a model.pml > spin.txt 2>&1 && cc -O0 -DSAFETY -DVECTORSZ=" +
+                              m[1].str() + " -o pan pan.c > cc.txt 2>&1";
+    ASSERT_EQ(std::system(build.c_str()), 0) << slurp(sub / "spin.txt") << slurp(sub / "cc.txt");
+    for (const char* flag : {"-E", "-A"}) {
+      const PanResult r = run_pan(sub, flag);
+      const std::string text = slurp(sub / ("pan" + std::string(flag) + ".txt"));
+      ASSERT_TRUE(r.ok) << n << flag << text;
+      EXPECT_EQ(text.find("VECTORSZ too small"), std::string::npos) << text;
+      if (n == 253) {
+        EXPECT_EQ(text.find("too many processes"), std::string::npos) << flag << text;
+        EXPECT_EQ(r.errors, std::string(flag) == "-A" ? 1 : 0) << flag << text;
+      } else {
+        EXPECT_NE(text.find("too many processes"), std::string::npos) << flag << text;
+      }
+    }
+  }
+  fs::remove_all(dir);
+}
+
 }  // namespace
 }  // namespace neffbar::model

@@ -1,0 +1,177 @@
+// The engines' budgets (core/neffbar/model/README.md, "Budgets"), without timing
+// anything: an injected clock says when the time is up, and the tests count what the
+// engine did after that.
+#include <gtest/gtest.h>
+
+#include <memory>
+
+#include "neffbar/model/checker.h"
+#include "neffbar/model/engine.h"
+#include "neffbar/model/promela.h"
+#include "neffbar/model/scenario.h"
+
+namespace neffbar::model {
+namespace {
+
+Lowered composed(std::uint32_t chips, std::uint32_t leaders, bool host_cc, std::uint32_t rounds = 1) {
+  Result<Composition> comp = compose(Topology{chips, leaders, Fabric::Default, host_cc, rounds, Wiring::PerPeer, Lowering::Table});
+  EXPECT_TRUE(comp.ok());
+  Result<Lowered> low = lower_with_hints(*comp, Hypotheses{});
+  EXPECT_TRUE(low.ok());
+  return std::move(*low);
+}
+
+// A clock that reads 0 until it has been read `reads` times, then 1000 s.
+struct Expiring {
+  std::shared_ptr<std::uint64_t> read = std::make_shared<std::uint64_t>(0);
+  SecondsClock after(std::uint64_t reads) const {
+    return [n = read, reads] { return ++*n > reads ? 1000.0 : 0.0; };
+  }
+};
+
+TEST(Budgets, TheSymmetryCanonicalisationPollsTheClock) {
+  // 64x4 host-CC: 257 processes, a symmetry group of 1536; one canonicalisation is
+  // ~50 k units of work, so the search must read the clock between successors, not
+  // per state (before, it read it every 16384 states: hours here).
+  const Lowered l = composed(64, 4, true);
+  CheckOptions o;
+  o.symmetry_hints = l.hints;
+  o.max_seconds = 10;
+  // How often the start and the symmetry verification read the clock: a search that
+  // stops at its first state.
+  Expiring setup;
+  o.clock = setup.after(1'000'000);
+  o.max_states = 0;
+  ASSERT_TRUE(check(l.system, o).symmetry_used);
+  const std::uint64_t before_search = *setup.read;
+  o.max_states = 1'000'000;
+  Expiring clock;
+  o.clock = clock.after(before_search + 2);  // expires at the third read of the search
+  const CheckResult r = check(l.system, o);
+  EXPECT_EQ(r.verdict, Verdict::Budget);
+  EXPECT_EQ(r.note, "time budget exhausted");
+  EXPECT_TRUE(r.symmetry_used);
+  // A few successors of the first states: reading the clock only per expanded state
+  // would have let ~257 canonicalisations pass between two reads.
+  EXPECT_LE(r.states, 40u) << "clock reads: " << *clock.read;
+  EXPECT_FALSE(r.exact());
+}
+
+TEST(Budgets, TheSymmetryVerificationPollsTheClock) {
+  const Lowered l = composed(64, 4, true);
+  CheckOptions o;
+  o.symmetry_hints = l.hints;
+  o.max_seconds = 10;
+  Expiring clock;
+  o.clock = clock.after(1);  // the first read passes, the next (inside Symmetry::detect) is late
+  const CheckResult r = check(l.system, o);
+  EXPECT_EQ(r.verdict, Verdict::Budget);
+  EXPECT_EQ(r.note, "time budget exhausted while verifying the symmetry");
+  EXPECT_EQ(r.states, 0u);
+  Expiring first;
+  o.clock = first.after(0);
+  EXPECT_EQ(check(l.system, o).note, "time budget exhausted before the search started");
+}
+
+TEST(Budgets, TheStateBudgetHoldsInsideABlockExpansion) {
+  // 4x4 without symmetry: one state has dozens of successors; before, the budget was
+  // read every 16384 states (28 906 states for --max-states 10).
+  const Lowered l = composed(4, 4, false);
+  for (std::uint64_t n : {0u, 1u, 10u, 100u, 1000u}) {
+    CheckOptions o;
+    o.symmetry = false;
+    o.max_states = n;
+    const CheckResult r = check(l.system, o);
+    EXPECT_EQ(r.verdict, Verdict::Budget) << n;
+    EXPECT_EQ(r.states, n + 1) << "the state past the budget ends the search";
+    EXPECT_EQ(r.note, "state budget exhausted");
+  }
+}
+
+TEST(Budgets, TheMemoryBudgetEndsTheSearchBeforeTheTablesPassIt) {
+  const Lowered l = composed(64, 4, true);
+  for (std::uint64_t mib : {4u, 16u}) {
+    CheckOptions o;
+    o.symmetry = false;
+    o.max_memory = mib << 20;
+    const CheckResult r = check(l.system, o);
+    EXPECT_EQ(r.verdict, Verdict::Budget) << mib;
+    EXPECT_NE(r.note.find("memory budget exhausted"), std::string::npos) << r.note;
+    EXPECT_GT(r.states, 0u);
+    // 257 pcs of 2 bytes a state (+ 2 MiB of value tables): what the search holds
+    // stays under the budget, and most of the budget is used.
+    EXPECT_LT(r.states * 257 * 2 + (2u << 20), o.max_memory) << mib;
+    EXPECT_GT((r.states * 257 * 2 + (2u << 20)) * 2, o.max_memory) << "the budget is used, not wasted: " << r.states;
+  }
+}
+
+TEST(Budgets, AViolationFoundBeforeTheBudgetRanOutIsTheVerdict) {
+  // 4x4 x 2 rounds: the table lowering's GLOBAL_UNSAFE (C7) is found within 1000 states,
+  // long before the search would end.
+  const Lowered l = composed(4, 4, false, 2);
+  CheckOptions o;
+  o.symmetry_hints = l.hints;
+  o.max_states = 1000;
+  const CheckResult r = check(l.system, o);
+  EXPECT_EQ(r.verdict, Verdict::GlobalUnsafe);
+  EXPECT_FALSE(r.exhaustive);
+  EXPECT_FALSE(r.exact());
+  EXPECT_EQ(r.global, GlobalStatus::Broken);
+  ASSERT_TRUE(r.cex.has_value());
+  EXPECT_TRUE(replay(l.system, *r.cex));
+  EXPECT_NE(r.note.find("after the violation was found"), std::string::npos) << r.note;
+  // Under declared the same run checks no global property: nothing found, so BUDGET,
+  // with the global finding reported beside it.
+  o.guarantee = GuaranteeMode::Declared;
+  const CheckResult d = check(l.system, o);
+  EXPECT_EQ(d.verdict, Verdict::Budget);
+  EXPECT_FALSE(d.cex.has_value());
+  ASSERT_TRUE(d.global_finding.has_value());
+  EXPECT_TRUE(replay(l.system, *d.global_finding));
+  EXPECT_EQ(d.note, "state budget exhausted");
+}
+
+TEST(Budgets, ARandomScheduleKeepsTheTimeBudgetInside) {
+  // 16x4 x 100 rounds: one schedule is ~10^5 instructions, so the clock is read inside
+  // it; cut there, the note says how long a whole schedule would take.
+  const Lowered l = composed(16, 4, true, 100);
+  Expiring clock;
+  const CheckResult r =
+      random_check(l.system, 5, 1, 3, GuaranteeMode::Declared, 10, {}, clock.after(1));  // expires at the 2nd read
+  EXPECT_EQ(r.runs, 1u);
+  EXPECT_NE(r.note.find("time budget reached inside schedule 1"), std::string::npos) << r.note;
+  EXPECT_NE(r.note.find("a whole schedule runs up to " + std::to_string(instruction_count(l.system)) + " instructions"),
+            std::string::npos)
+      << r.note;
+  EXPECT_LT(r.states, instruction_count(l.system));
+  EXPECT_FALSE(r.exact());
+}
+
+TEST(Budgets, RandomSchedulesFindWhatTheyFoundBeforeWithoutStoringTheSchedule) {
+  // The schedule is replayed for its counterexample, not stored: the trace must replay
+  // and end in the violation at the step where the search saw it.
+  const Lowered l = composed(4, 4, true, 3);
+  const CheckResult r = random_check(l.system, 50, 3);
+  ASSERT_EQ(r.verdict, Verdict::GlobalUnsafe);
+  ASSERT_TRUE(r.cex.has_value());
+  EXPECT_TRUE(replay(l.system, *r.cex));
+  EXPECT_NE(r.cex->what.find("departed round"), std::string::npos) << r.cex->what;
+}
+
+TEST(Budgets, PromelaRefusesMoreProcessesThanSpinRuns) {
+  // 63x4 host-CC: 253 processes + the reuse monitor + init = 255, SPIN's limit.
+  EXPECT_TRUE(spin_limits(composed(63, 4, true).system).ok());
+  const Status over = spin_limits(composed(64, 4, true).system);
+  ASSERT_FALSE(over.ok());
+  EXPECT_EQ(over.error().message(),
+            "out of range: processes: expected at most 255 SPIN processes (SPIN's limit; 253 of the system plus the "
+            "reuse monitor and init), got 259 (257 of the system)");
+  EXPECT_FALSE(spin_limits(composed(32, 4, false).system).ok());  // 257 with the proxies
+  // `finished` counts to the number of processes: a byte up to 255, wider beyond (a
+  // byte would wrap at 256 and the reuse monitor would wait forever).
+  EXPECT_NE(to_promela(composed(63, 4, true).system, true).find("\nbyte finished;"), std::string::npos);
+  EXPECT_NE(to_promela(composed(64, 4, true).system, true).find("\nshort finished;"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace neffbar::model

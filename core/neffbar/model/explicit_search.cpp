@@ -85,7 +85,10 @@ Counterexample rebuild(const Compiled& c, const std::vector<std::uint32_t>& pare
   auto fire = [&](std::uint32_t slot, bool final_step) {
     const std::uint32_t p = inv[slot];
     c.values(x.data(), vals);
-    const BlockResult r = run_block(c, x.data(), p, c.block_end[p][x[p]], vals, {true, true, false, &cex.trace, ++step});
+    // Steps before the last go on past a broken guarantee, as the search did (collect_all):
+    // stopping there would drop the rest of the block from the trace (found by the
+    // reference checker: a global finding through an UNSAFE block did not replay).
+    const BlockResult r = run_block(c, x.data(), p, c.block_end[p][x[p]], vals, {true, true, !final_step, &cex.trace, ++step});
     if (final_step) {
       if (f.kind == Verdict::GlobalUnsafe) {
         cex.what = r.global_what;
@@ -185,7 +188,7 @@ CheckResult check(const System& sys, const CheckOptions& opt) {
 
   std::optional<Finding> failure, global;
   std::optional<Finding> not_reusable;
-  bool any_depart = false, stopped_early = false;
+  bool any_depart = false, stopped_early = false, line_broken = false;
   double last_progress = 0;
   for (std::uint32_t i = 0; i < states.size(); ++i) {
     std::copy_n(states.at(i), c.P, cur.begin());
@@ -220,6 +223,7 @@ CheckResult check(const System& sys, const CheckOptions& opt) {
         if (!failure) failure = Finding{Verdict::Unsafe, i, p, r.culprit};
       }
       any_depart = any_depart || r.departed;
+      line_broken = line_broken || r.before_a_participant;
       ++res.transitions;
       if (r.global_broken && !global) global = Finding{Verdict::GlobalUnsafe, i, p};
       if (r.global_broken) res.found_mask |= bit(Verdict::GlobalUnsafe);
@@ -242,7 +246,8 @@ CheckResult check(const System& sys, const CheckOptions& opt) {
       if (!not_reusable) not_reusable = Finding{Verdict::NotReusable, i, kNone};
     }
     if (failure && !opt.collect_all) {
-      stopped_early = i + 1 < states.size();
+      // States past a broken guarantee were not explored either (its DEPART added none).
+      stopped_early = i + 1 < states.size() || failure->kind == Verdict::Unsafe;
       break;
     }
     if ((i & 0x3FFF) == 0) {
@@ -269,10 +274,9 @@ CheckResult check(const System& sys, const CheckOptions& opt) {
   }
   if (global) res.global_finding = rebuild(c, parent, via, sym, *global);
   // The global line, never contradicting the verdict: a departure before a participant's
-  // arrival breaks it whether or not that participant was in the guarantee.
-  const bool unsafe_participant = res.verdict == Verdict::Unsafe && failure && failure->culprit != kNone &&
-                                  sys.procs[failure->culprit].participant;
-  res.global = global || unsafe_participant                     ? GlobalStatus::Broken
+  // arrival breaks it whether or not the guarantee held (an UNSAFE whose culprit is not
+  // a participant can break it through another process: found by the reference checker).
+  res.global = global || line_broken                            ? GlobalStatus::Broken
                : res.verdict == Verdict::Budget || stopped_early ? GlobalStatus::Unknown
                : any_depart                                      ? GlobalStatus::Holds
                                                                  : GlobalStatus::NotReached;

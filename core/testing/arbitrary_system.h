@@ -296,14 +296,23 @@ ArbitraryCase symmetric_case(Pick&& pick, const ArbitraryShape& shape = {}) {
     out.flaw = Flaw::InitialValue;
     s.semas[pick(N * K)].initial += pick(2) ? 1 : -1;
   } else {
+    // One member more or less, or (keeping its size) one member swapped for another.
     out.flaw = Flaw::Guarantee;
     const std::uint32_t p = where[pick(N)], q = (p + 1 + pick(P - 1)) % P;
     auto& g = s.procs[p].guarantee;
     const auto it = std::find(g.begin(), g.end(), q);
+    const bool swap = pick(2) == 1;
     if (it == g.end()) {
+      if (swap && !g.empty()) g.erase(g.begin() + pick(static_cast<std::uint32_t>(g.size())));
       g.push_back(q);
     } else {
       g.erase(it);
+      for (std::uint32_t other = 0; swap && other < P; ++other) {
+        if (other != p && other != q && std::find(g.begin(), g.end(), other) == g.end()) {
+          g.push_back(other);
+          break;
+        }
+      }
     }
   }
   return out;

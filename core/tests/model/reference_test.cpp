@@ -170,17 +170,20 @@ Reach measure_reach(std::uint64_t seed, int systems, bool persistent_only) {
 // Each planted class is reached often enough for a slip there to fail the differential
 // tests above (the floors are about half of what this seed set measures).
 TEST(Reference, TheGeneratorReachesEveryPlantedClass) {
+  // Measured: (a) 293, (b) 160 / 186 (exact 168), (c) 125.
   const Reach any = measure_reach(20261130, 1500, false);
-  EXPECT_GE(any.neg_inc_vs_wait, 150);
-  EXPECT_GE(any.flaw_initial, 40);
-  EXPECT_GE(any.flaw_guarantee, 40);
-  EXPECT_GE(any.symmetric, 40);
+  EXPECT_GE(any.neg_inc_vs_wait, 140);
+  EXPECT_GE(any.flaw_initial, 80);
+  EXPECT_GE(any.flaw_guarantee, 90);
+  EXPECT_GE(any.symmetric, 80);
   EXPECT_GE(any.non_participant_unsafe, 60);
+  // Measured: (a) 0, (b) 97 / 120 (exact 111), (c) 101.
   const Reach persistent = measure_reach(7, 1000, true);
   EXPECT_EQ(persistent.neg_inc_vs_wait, 0);  // two consumers: not persistent
-  EXPECT_GE(persistent.flaw_initial, 25);
-  EXPECT_GE(persistent.flaw_guarantee, 25);
-  EXPECT_GE(persistent.non_participant_unsafe, 40);
+  EXPECT_GE(persistent.flaw_initial, 45);
+  EXPECT_GE(persistent.flaw_guarantee, 60);
+  EXPECT_GE(persistent.symmetric, 50);
+  EXPECT_GE(persistent.non_participant_unsafe, 50);
 }
 
 TEST(Reference, EveryReductionAgreesOnArbitrarySystems) { compare_on(20261130, how_many(1500), false); }

@@ -54,9 +54,15 @@ struct CheckOptions {
 
 CheckResult check(const System& sys, const CheckOptions& opt = {});
 
+// What a PCT priority-change point does to the process that just ran: `Lower` (below
+// every initial priority) is PCT.  `Keep` changes nothing, a broken scheduler that the
+// detection-rate test (core/tests/model/pct_test.cpp) must catch.
+enum class PctChange : std::uint8_t { Lower, Keep };
+
 // Random schedules, PCT style: random distinct priorities, `depth`-1 priority-change
 // points per run; the highest-priority enabled process runs.  Finds bugs, proves nothing.
 CheckResult random_check(const System& sys, std::uint64_t runs, std::uint64_t seed, std::uint32_t depth = 3,
-                         GuaranteeMode mode = GuaranteeMode::Global, double max_seconds = 300);
+                         GuaranteeMode mode = GuaranteeMode::Global, double max_seconds = 300,
+                         PctChange change_points = PctChange::Lower);
 
 }  // namespace neffbar::model

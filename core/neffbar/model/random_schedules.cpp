@@ -11,7 +11,7 @@ namespace neffbar::model {
 using namespace detail;
 
 CheckResult random_check(const System& sys, std::uint64_t runs, std::uint64_t seed, std::uint32_t depth,
-                         GuaranteeMode mode, double max_seconds) {
+                         GuaranteeMode mode, double max_seconds, PctChange change_points) {
   const auto t0 = Clock::now();
   CheckResult res;
   res.engine = Engine::Random;
@@ -105,7 +105,7 @@ CheckResult random_check(const System& sys, std::uint64_t runs, std::uint64_t se
       ++pcs[best];
       order.push_back(best);
       for (std::uint32_t k = 0; k < change.size(); ++k) {
-        if (change[k] == stepno) prio[best] = k;  // lower than every initial priority
+        if (change[k] == stepno && change_points == PctChange::Lower) prio[best] = k;  // lower than every initial priority
       }
     }
     res.states += order.size();  // instructions executed

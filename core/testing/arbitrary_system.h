@@ -12,8 +12,9 @@
 // it, equality waits, negative inc_val and several consumers appear too.
 //
 // Three classes a plain draw reaches too rarely for a one-line slip there to fail a
-// test are planted on purpose (`motifs`; arbitrary_reach() below tells them apart and
-// core/tests/model/reference_test.cpp counts them over a fixed seed set):
+// test are planted on purpose (`motifs`, and arbitrary_case for (b));
+// Reference.TheGeneratorReachesEveryPlantedClass (core/tests/model/reference_test.cpp)
+// tells them apart and counts them over a fixed seed set:
 //  (a) a process decrements a semaphore with a negative inc_val while another process
 //      waits (wait_ge) on it: neither is a Lipton mover there;
 //  (b) symmetric systems (chips x leaders slots, xor-relative wiring) with exact

@@ -27,7 +27,7 @@ namespace neffbar::model {
 namespace {
 
 // The reference's verdict beside one engine's report: empty when they agree.
-#define EXPECT_AGREES(sys, result, ref, ctx, what)                                                    \
+#define ASSERT_AGREES(sys, result, ref, ctx, what)                                                    \
   do {                                                                                                \
     const std::string why_ = testing::report_disagreement(sys, result, ref, ctx);                     \
     ASSERT_TRUE(why_.empty()) << "seed " << seed << " system " << i << " " << what << ": " << why_ << "\n" \
@@ -51,7 +51,7 @@ void compare_on(std::uint64_t seed, int systems, bool persistent_only) {
     const std::uint32_t broke = testing::reference_broke_in_round(sys, GuaranteeMode::Global, 50'000);
     for (int v = 0; v < testing::kReductionVariants; ++v) {
       const CheckResult r = check(sys, testing::reduction_variant(v, ac.hints, 200'000));
-      EXPECT_AGREES(sys, r, ref, (testing::ReportContext{.broke_in_round = 0}), "reductions " << v);
+      ASSERT_AGREES(sys, r, ref, (testing::ReportContext{.broke_in_round = 0}), "reductions " << v);
     }
     // The search that stops at its first failure, under both guarantee modes.
     for (GuaranteeMode mode : {GuaranteeMode::Global, GuaranteeMode::Declared}) {
@@ -60,7 +60,7 @@ void compare_on(std::uint64_t seed, int systems, bool persistent_only) {
       first.max_states = 200'000;
       first.symmetry_hints = ac.hints;
       const CheckResult r = check(sys, first);
-      EXPECT_AGREES(sys, r, ref, (testing::ReportContext{.mode = mode, .collect_all = false, .broke_in_round = 0}),
+      ASSERT_AGREES(sys, r, ref, (testing::ReportContext{.mode = mode, .collect_all = false, .broke_in_round = 0}),
                     "first failure, " << (mode == GuaranteeMode::Global ? "global" : "declared"));
     }
     for (bool all : {true, false}) {
@@ -70,7 +70,7 @@ void compare_on(std::uint64_t seed, int systems, bool persistent_only) {
       ASSERT_EQ(p.ok(), qualify(sys).ok);
       if (p) {
         const std::optional<std::uint32_t> want = testing::round_structured(sys) ? std::optional(broke) : std::nullopt;
-        EXPECT_AGREES(sys, *p, ref, (testing::ReportContext{.collect_all = all, .broke_in_round = want}),
+        ASSERT_AGREES(sys, *p, ref, (testing::ReportContext{.collect_all = all, .broke_in_round = want}),
                       "persistent" << (all ? " (collect_all)" : ""));
       }
     }
@@ -79,7 +79,7 @@ void compare_on(std::uint64_t seed, int systems, bool persistent_only) {
       ASSERT_EQ(*o & mask, ref.found_mask & mask) << "seed " << seed << " system " << i << " (static oracle)\n" << hand_made::dump(sys);
     }
     const CheckResult rnd = random_check(sys, 8, seed + static_cast<std::uint64_t>(i));
-    EXPECT_AGREES(sys, rnd, ref, (testing::ReportContext{.collect_all = false, .broke_in_round = std::nullopt}), "random schedules");
+    ASSERT_AGREES(sys, rnd, ref, (testing::ReportContext{.collect_all = false, .broke_in_round = std::nullopt}), "random schedules");
   }
   EXPECT_GT(decided, systems / 2);
   // The generator reaches every failing kind.

@@ -255,8 +255,9 @@ void arbitrary(const std::uint8_t* d, std::size_t n, bool deep) {
   const auto pick = [&](std::uint32_t k) { return at < n ? static_cast<std::uint32_t>(d[at++] % k) : 0u; };
   ArbitraryShape shape;
   shape.persistent_only = n > 0 && (d[0] & 0x40) == 0;
-  const System sys = arbitrary_system(pick, shape);
-  const SymmetryHints hints = arbitrary_hints(sys, pick);
+  const ArbitraryCase ac = arbitrary_case(pick, shape);  // the planted classes (a)-(c) too
+  const System& sys = ac.sys;
+  const SymmetryHints& hints = ac.hints;
   const int one = static_cast<int>(pick(testing::kReductionVariants));
   PersistentOptions po;
   po.collect_all = true;

@@ -20,6 +20,7 @@
 #include "neffbar/model/scenario.h"
 #include "neffbar/search.h"
 #include "testing/arbitrary_system.h"
+#include "testing/reference_report.h"
 #include "testing/reference_checker.h"
 #include "testing/semaphore_model.h"
 
@@ -486,7 +487,8 @@ inline void persistent_engine_agrees(const SystemInput& in, const PersistentFn& 
 // On arbitrary small systems, not only persistent ones (equality waits, several
 // consumers, int32 limits), with symmetry hints that may claim a symmetry that is not
 // there: each combination of the explicit search's reductions finds exactly the failure
-// kinds of the reference checker (core/testing/reference_checker.h).
+// kinds of the reference checker (core/testing/reference_checker.h), and gives the rest
+// of the reference's report (core/testing/reference_report.h).
 struct ReductionInput {
   static constexpr bool kPropertyInput = true;
   System sys;
@@ -497,11 +499,12 @@ inline ReductionInput draw_reductions(Source& s) {
   ReductionInput in;
   ArbitraryShape shape;
   shape.persistent_only = false;
-  in.sys = arbitrary_system(s, shape);
+  ArbitraryCase ac = arbitrary_case(s, shape);  // the planted classes (a)-(c) of arbitrary_system.h
+  in.sys = std::move(ac.sys);
+  in.hints = std::move(ac.hints);
   in.reduce = s.coin();
   in.por = s.coin();
   in.symmetry = s.coin();
-  in.hints = arbitrary_hints(in.sys, s);
   return in;
 }
 using CheckFn = std::function<CheckResult(const System&, const CheckOptions&)>;
@@ -519,6 +522,9 @@ inline void reductions_agree_with_the_reference(const ReductionInput& in, const 
   j.assume(r.verdict != Verdict::Budget);
   j.require(r.found_mask == ref.found_mask, "every reduction finds the reference checker's failure kinds");
   if (r.cex) j.require(replay(in.sys, *r.cex), "the counterexample replays");
+  // The rest of the report: the verdict among the kinds, the global line, the findings.
+  const testing::ReportContext whole{.mode = GuaranteeMode::Global, .collect_all = true, .broke_in_round = 0};
+  j.require(testing::report_disagreement(in.sys, r, ref, whole).empty(), "the whole report agrees with the reference checker");
   j.tags(o.reduce ? "lipton" : "unreduced", ref.found_mask == 0 ? "ok" : "failing");
 }
 

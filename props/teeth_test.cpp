@@ -225,10 +225,14 @@ TEST(Teeth, ReductionsMissingADeadlock) {  // a search that stops looking for de
 }
 
 TEST(Teeth, PersistentEngineIgnoringTheCompare) {  // GT read as GE: the equality of the wait slips
+  // Its counterexamples are dropped: they would fail the replay check (of the GE system)
+  // first on some inputs, and this tooth is the failure kinds' check.
   const PersistentFn ge = [](const System& s, const PersistentOptions& o) {
     System g = s;
     g.compare = Compare::Ge;
-    return check_persistent(g, o);
+    Result<CheckResult> r = check_persistent(g, o);
+    if (r) r->cex = r->global_finding = std::nullopt;
+    return r;
   };
   EXPECT_TRUE(property_fails("persistent failure kinds == unreduced explicit search's",
                              prop(draw_persistent, [&](const SystemInput& in, Judge& j) { persistent_engine_agrees(in, ge, j); })));

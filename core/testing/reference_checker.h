@@ -13,6 +13,12 @@
 //  - A state where nothing can step (nothing Done or Overflow) is DEADLOCK if some
 //    process is unfinished, NOT_REUSABLE if all are finished and a value is off its
 //    initial value.
+//  - The global barrier property (GlobalStatus): broken iff some reachable DEPART of p
+//    steps while a participant q != p has not arrived (in p's guarantee or not); not
+//    reached iff no DEPART ever steps; else it holds.
+//  - `broke in round` of a system whose programs run round after round (rounds never
+//    decrease along a program and stay below System::rounds): the smallest k whose
+//    k-round system (every program cut before its first instruction of round k) fails.
 #pragma once
 
 #include <cstdint>
@@ -32,6 +38,13 @@ struct ReferenceResult {
   std::uint32_t found_mask = 0;  // bits of model::Verdict
   std::uint64_t states = 0;
   bool complete = true;          // false: the state budget ran out
+  bool any_depart = false;       // some DEPART steps
+  bool global_broken = false;    // some DEPART steps before a participant arrived
+  [[nodiscard]] model::GlobalStatus global() const {
+    return global_broken ? model::GlobalStatus::Broken
+           : any_depart  ? model::GlobalStatus::Holds
+                         : model::GlobalStatus::NotReached;
+  }
 };
 
 inline ReferenceResult reference_check(const model::System& sys, std::uint64_t max_states = 200'000) {
@@ -78,6 +91,10 @@ inline ReferenceResult reference_check(const model::System& sys, std::uint64_t m
       State next = st;
       ++next.pcs[p];
       if (in.marker == Marker::Depart) {
+        out.any_depart = true;
+        for (std::uint32_t q = 0; q < P; ++q) {
+          out.global_broken = out.global_broken || (q != p && sys.procs[q].participant && !arrived(q, in.round));
+        }
         bool unsafe = false;
         for (std::uint32_t q : sys.procs[p].guarantee) unsafe = unsafe || (q != p && q < P && !arrived(q, in.round));
         if (unsafe) {
@@ -117,6 +134,51 @@ inline ReferenceResult reference_check(const model::System& sys, std::uint64_t m
   }
   out.states = seen.size();
   return out;
+}
+
+// The failing verdicts under a guarantee mode (GLOBAL_UNSAFE fails only under Global).
+inline std::uint32_t failing_mask(model::GuaranteeMode mode) {
+  using model::Verdict;
+  std::uint32_t m = model::bit(Verdict::Deadlock) | model::bit(Verdict::Unsafe) | model::bit(Verdict::NotReusable) |
+                    model::bit(Verdict::Overflow);
+  return mode == model::GuaranteeMode::Global ? m | model::bit(Verdict::GlobalUnsafe) : m;
+}
+
+// Whether the programs run round after round (what `broke in round` is defined for).
+inline bool round_structured(const model::System& sys) {
+  for (const model::Process& pr : sys.procs) {
+    std::uint32_t prev = 0;
+    for (const model::Instr& in : pr.program) {
+      if (in.round < prev || in.round >= sys.rounds) return false;
+      prev = in.round;
+    }
+  }
+  return true;
+}
+
+// The k-round system: every program cut before its first instruction of round k.
+inline model::System first_rounds(const model::System& sys, std::uint32_t k) {
+  model::System out = sys;
+  out.rounds = k;
+  for (model::Process& pr : out.procs) {
+    std::size_t n = 0;
+    while (n < pr.program.size() && pr.program[n].round < k) ++n;
+    pr.program.resize(n);
+  }
+  return out;
+}
+
+// The smallest round count whose system already fails under `mode`; 0 when the system
+// is not round-structured, does not fail, or a budget ran out.
+inline std::uint32_t reference_broke_in_round(const model::System& sys, model::GuaranteeMode mode,
+                                              std::uint64_t max_states = 200'000) {
+  if (!round_structured(sys)) return 0;
+  for (std::uint32_t k = 1; k <= sys.rounds; ++k) {
+    const ReferenceResult r = reference_check(first_rounds(sys, k), max_states);
+    if (!r.complete) return 0;
+    if (r.found_mask & failing_mask(mode)) return k;
+  }
+  return 0;
 }
 
 // The explicit search's reduction combinations (bit 0 Lipton, bit 1 POR, bit 2

@@ -22,7 +22,8 @@ struct BlockResult {
   std::uint32_t pc = 0;        // where the violation happened
   std::uint32_t culprit = kNone;  // UNSAFE: the process in the guarantee that had not arrived
   bool departed = false;       // the block executed a DEPART
-  bool global_broken = false;  // DEPART with some participant not arrived
+  bool global_broken = false;  // DEPART with its guarantee held and some participant not arrived (GLOBAL_UNSAFE)
+  bool before_a_participant = false;  // DEPART with some participant not arrived, guarantee held or not
   std::string global_what;
   std::uint32_t global_pc = 0;
 };
@@ -54,6 +55,16 @@ BlockResult run_block(const Compiled& c, const Pc* pcs, std::uint32_t p, std::ui
   for (std::uint32_t pc = pcs[p]; pc < end; ++pc) {
     const Instr& in = prog[pc];
     if (in.marker == Marker::Depart) {
+      // The first participant that has not arrived: the global line is broken by this
+      // DEPART whether or not its guarantee holds (GLOBAL_UNSAFE only if it does).
+      std::uint32_t absent = kNone;
+      for (std::uint32_t q : c.participants) {
+        if (q != p && q < c.P && !c.arrived(pcs, q, in.round)) {  // no such process: ignored
+          absent = q;
+          break;
+        }
+      }
+      r.before_a_participant = r.before_a_participant || absent != kNone;
       for (std::uint32_t q : sys.procs[p].guarantee) {
         if (q != p && q < c.P && !c.arrived(pcs, q, in.round)) {  // no such process: ignored
           r.kind = Verdict::Unsafe;
@@ -73,16 +84,11 @@ BlockResult run_block(const Compiled& c, const Pc* pcs, std::uint32_t p, std::ui
         }
       }
       r.departed = true;
-      if (!r.global_broken && !r.unsafe) {
-        for (std::uint32_t q : c.participants) {
-          if (q != p && q < c.P && !c.arrived(pcs, q, in.round)) {  // no such process: ignored
-            r.global_broken = true;
-            r.global_pc = pc;
-            if (with_messages) {
-              r.global_what = global_what(sys, p, in.round, q);
-            }
-            break;
-          }
+      if (!r.global_broken && !r.unsafe && absent != kNone) {
+        r.global_broken = true;
+        r.global_pc = pc;
+        if (with_messages) {
+          r.global_what = global_what(sys, p, in.round, absent);
         }
       }
       if (trace) trace->push_back(TraceEntry{step_no, p, pc});

@@ -64,6 +64,11 @@ struct CheckOptions {
 
 CheckResult check(const System& sys, const CheckOptions& opt = {});
 
+// What a PCT priority-change point does to the process that just ran: `Lower` (below
+// every initial priority) is PCT.  `Keep` changes nothing, a broken scheduler that the
+// detection-rate test (core/tests/model/pct_test.cpp) must catch.
+enum class PctChange : std::uint8_t { Lower, Keep };
+
 // Random schedules, PCT style: random distinct priorities, `depth`-1 priority-change
 // points per run; the highest-priority enabled process runs.  Finds bugs, proves nothing.
 // The time budget holds inside a schedule too; progress(instructions, seconds) reports
@@ -71,6 +76,6 @@ CheckResult check(const System& sys, const CheckOptions& opt = {});
 CheckResult random_check(const System& sys, std::uint64_t runs, std::uint64_t seed, std::uint32_t depth = 3,
                          GuaranteeMode mode = GuaranteeMode::Global, double max_seconds = 300,
                          const std::function<void(std::uint64_t instructions, double seconds)>& progress = {},
-                         const SecondsClock& clock = {});
+                         const SecondsClock& clock = {}, PctChange change_points = PctChange::Lower);
 
 }  // namespace neffbar::model

@@ -50,7 +50,8 @@ bool replay(const System& sys, const Counterexample& cex) {
     const bool last = i + 1 == cex.trace.size();
     const Process& pr = sys.procs[e.proc];
     const Instr& in = pr.program[e.pc];
-    if (in.marker == Marker::Depart && last) {  // an earlier DEPART is a step like any other
+    // An earlier DEPART, or one on the way into a dead or finished state, is a step like any other.
+    if (in.marker == Marker::Depart && last && (cex.kind == Verdict::Unsafe || cex.kind == Verdict::GlobalUnsafe)) {
       const bool unsafe = std::any_of(pr.guarantee.begin(), pr.guarantee.end(),
                                       [&](std::uint32_t q) { return q != e.proc && q < P && !arrived(q, in.round); });
       if (unsafe) return cex.kind == Verdict::Unsafe;

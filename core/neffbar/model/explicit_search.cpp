@@ -121,7 +121,10 @@ Counterexample rebuild(const Compiled& c, const std::vector<std::uint32_t>& pare
   auto fire = [&](std::uint32_t slot, bool final_step) {
     const std::uint32_t p = inv[slot];
     c.values(x.data(), vals);
-    const BlockResult r = run_block(c, x.data(), p, c.block_end[p][x[p]], vals, {true, true, false, &cex.trace, ++step});
+    // Steps before the last go on past a broken guarantee, as the search did (collect_all):
+    // stopping there would drop the rest of the block from the trace (found by the
+    // reference checker: a global finding through an UNSAFE block did not replay).
+    const BlockResult r = run_block(c, x.data(), p, c.block_end[p][x[p]], vals, {true, true, !final_step, &cex.trace, ++step});
     if (final_step) {
       if (f.kind == Verdict::GlobalUnsafe) {
         cex.what = r.global_what;
@@ -244,7 +247,7 @@ CheckResult check(const System& sys, const CheckOptions& opt) {
 
   std::optional<Finding> failure, global;
   std::optional<Finding> not_reusable;
-  bool any_depart = false, stopped_early = false;
+  bool any_depart = false, stopped_early = false, line_broken = false;
   try {
     for (std::uint32_t i = 0; i < states.size() && stop.empty(); ++i) {
       std::copy_n(states.at(i), c.P, cur.begin());
@@ -280,6 +283,7 @@ CheckResult check(const System& sys, const CheckOptions& opt) {
           if (!failure) failure = Finding{Verdict::Unsafe, i, p, r.culprit};
         }
         any_depart = any_depart || r.departed;
+        line_broken = line_broken || r.before_a_participant;
         ++res.transitions;
         if (r.global_broken && !global) global = Finding{Verdict::GlobalUnsafe, i, p};
         if (r.global_broken) res.found_mask |= bit(Verdict::GlobalUnsafe);
@@ -303,7 +307,8 @@ CheckResult check(const System& sys, const CheckOptions& opt) {
         if (!not_reusable) not_reusable = Finding{Verdict::NotReusable, i, kNone};
       }
       if (failure && !opt.collect_all) {
-        stopped_early = i + 1 < states.size();
+        // States past a broken guarantee were not explored either (its DEPART added none).
+        stopped_early = i + 1 < states.size() || failure->kind == Verdict::Unsafe;
         break;
       }
     }
@@ -333,13 +338,12 @@ CheckResult check(const System& sys, const CheckOptions& opt) {
   if (chosen) res.cex = rebuild(c, states.parents(), states.vias(), sym, *chosen);
   if (global) res.global_finding = rebuild(c, states.parents(), states.vias(), sym, *global);
   // The global line, never contradicting the verdict: a departure before a participant's
-  // arrival breaks it whether or not that participant was in the guarantee.
-  const bool unsafe_participant = res.verdict == Verdict::Unsafe && failure && failure->culprit != kNone &&
-                                  sys.procs[failure->culprit].participant;
-  res.global = global || unsafe_participant              ? GlobalStatus::Broken
+  // arrival breaks it whether or not the guarantee held (an UNSAFE whose culprit is not
+  // a participant can break it through another process: found by the reference checker).
+  res.global = global || line_broken              ? GlobalStatus::Broken
                : !stop.empty() || stopped_early ? GlobalStatus::Unknown
-               : any_depart                               ? GlobalStatus::Holds
-                                                          : GlobalStatus::NotReached;
+               : any_depart                       ? GlobalStatus::Holds
+                                                  : GlobalStatus::NotReached;
   res.seconds = deadline.seconds();
   return res;
 }

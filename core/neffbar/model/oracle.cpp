@@ -44,9 +44,31 @@ std::uint32_t marker_pc(const Process& p, Marker m, std::uint16_t round) {
 
 }  // namespace
 
+namespace {
+
+// The oracle reads one ARRIVE and one DEPART per process and round, of rounds below
+// System::rounds: programs with more (the last ARRIVE is the one that counts), or with
+// a DEPART of a round nobody arrives in, are not its to judge (found by the reference
+// checker: it missed an UNSAFE at such a DEPART).
+bool one_marker_per_round(const System& sys) {
+  for (const Process& pr : sys.procs) {
+    std::vector<std::uint8_t> seen(2 * std::size_t{sys.rounds}, 0);
+    for (const Instr& in : pr.program) {
+      if (in.marker == Marker::None) continue;
+      if (in.round >= sys.rounds) return false;
+      std::uint8_t& s = seen[2 * std::size_t{in.round} + (in.marker == Marker::Depart ? 1 : 0)];
+      if (s++ != 0) return false;
+    }
+  }
+  return true;
+}
+
+}  // namespace
+
 // The same conditions as the persistent engine's (persistent.h): one consumer per
-// semaphore, no equality waits, no value leaving int32.
-bool oracle_applies(const System& sys) { return qualify(sys).ok; }
+// semaphore, no equality waits, no value leaving int32; and one marker of a kind per
+// process and round.
+bool oracle_applies(const System& sys) { return qualify(sys).ok && one_marker_per_round(sys); }
 
 std::optional<std::uint32_t> static_oracle(const System& sys) {
   if (!oracle_applies(sys)) return std::nullopt;

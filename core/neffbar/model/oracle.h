@@ -2,7 +2,8 @@
 // thresholds instead of enumerating interleavings.  It applies to confluent systems:
 // every semaphore is decreased by at most one process, nobody waits with an equality,
 // and no value can leave int32 (the acyclic `table` lowering and the composed
-// handshakes are such systems).  There, executing any enabled instruction never
+// handshakes are such systems) with one ARRIVE and one DEPART per process and round,
+// every round below System::rounds.  There, executing any enabled instruction never
 // disables another, so one greedy maximal run reaches the unique maximal progress:
 //  - DEADLOCK      iff the greedy run stops with a process unfinished;
 //  - NOT_REUSABLE  iff it finishes and initial + (sum of all effects) != initial;

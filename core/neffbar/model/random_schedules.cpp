@@ -24,6 +24,7 @@ namespace {
 struct Plan {
   std::vector<std::uint32_t> prio;    // distinct; the highest enabled runs
   std::vector<std::uint64_t> change;  // at step change[k], the running process drops to priority k
+  PctChange at_change = PctChange::Lower;  // Keep: the broken scheduler pct_test.cpp must catch
 };
 
 // One schedule in progress: pcs, values, and the processes that may be enabled, as a
@@ -71,7 +72,7 @@ class PctRun {
     ++pcs_[p];
     if (pcs_[p] >= c_.len[p]) clear_ready(p);
     for (std::uint32_t k = 0; k < plan_.change.size(); ++k) {
-      if (plan_.change[k] == steps_) {  // lower than every initial priority
+      if (plan_.change[k] == steps_ && plan_.at_change == PctChange::Lower) {  // lower than every initial priority
         clear_ready(p);
         by_prio_[plan_.prio[p]] = kNone;
         plan_.prio[p] = k;
@@ -117,7 +118,7 @@ std::string seconds_text(double s) {
 CheckResult random_check(const System& sys, std::uint64_t runs, std::uint64_t seed, std::uint32_t depth,
                          GuaranteeMode mode, double max_seconds,
                          const std::function<void(std::uint64_t instructions, double seconds)>& progress,
-                         const SecondsClock& clock) {
+                         const SecondsClock& clock, PctChange change_points) {
   CheckResult res;
   res.engine = Engine::Random;
   res.exhaustive = false;
@@ -171,6 +172,7 @@ CheckResult random_check(const System& sys, std::uint64_t runs, std::uint64_t se
     std::shuffle(plan.prio.begin(), plan.prio.end(), rng);
     plan.change.resize(depth > 0 ? depth - 1 : 0);
     for (auto& ch : plan.change) ch = total ? rng() % total : 0;
+    plan.at_change = change_points;
     PctRun pct(c, plan);
     current = &pct;
     std::optional<Verdict> found;

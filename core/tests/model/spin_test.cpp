@@ -248,5 +248,64 @@ TEST(Spin, RunsTheLargestModelNeffbarExportsAndNotOneMore) {
   fs::remove_all(dir);
 }
 
+// The cross-check must be able to fail: the Promela model of a system with one known
+// violation lets SPIN find it, and the same model with that one assertion replaced by
+// `skip` lets SPIN miss it.  One system per assertion kind of to_promela().
+// The assertions that can fail (the reuse monitor's is `assert(true)` when unchecked).
+std::vector<std::size_t> assertions(const std::string& pml) {
+  std::vector<std::size_t> at;
+  for (std::size_t i = pml.find("assert("); i != std::string::npos; i = pml.find("assert(", i + 1)) {
+    if (pml.compare(i, 12, "assert(true)") != 0) at.push_back(i);
+  }
+  return at;
+}
+
+std::string drop_assertion(const std::string& pml) {
+  if (assertions(pml).empty()) return pml;
+  const std::size_t at = assertions(pml).front();
+  std::size_t end = at + 7;
+  for (int depth = 1; end < pml.size() && depth > 0; ++end) depth += pml[end] == '(' ? 1 : pml[end] == ')' ? -1 : 0;
+  return pml.substr(0, at) + "skip" + pml.substr(end);
+}
+
+long spin_errors(const std::string& pml, const fs::path& dir) {
+  fs::create_directories(dir);
+  std::ofstream(dir / "model.pml") << pml;
+  const std::string build = "cd '" + dir.string() + "' && spin -a model.pml > spin.txt 2>&1 && cc -O0 -DSAFETY -o pan pan.c > cc.txt 2>&1";
+  EXPECT_EQ(std::system(build.c_str()), 0) << pml << slurp(dir / "spin.txt") << slurp(dir / "cc.txt");
+  const PanResult r = run_pan(dir, "-E");
+  EXPECT_TRUE(r.ok) << pml;
+  return r.errors;
+}
+
+TEST(Spin, AModelWithoutItsAssertionMissesTheViolation) {
+  if (std::system("command -v spin > /dev/null && command -v cc > /dev/null") != 0) GTEST_SKIP() << "spin or cc missing";
+  using namespace hand_made;
+  System overflow = make(1, {{inc_val(0, 2)}});
+  overflow.semas[0].initial = std::numeric_limits<std::int32_t>::max() - 1;
+  const PromelaChecks none{.guarantees = false, .global = false, .reuse = false, .overflow = false};
+  struct Kind {
+    const char* name;
+    System sys;
+    PromelaChecks checks;
+  };
+  const std::vector<Kind> kinds = {
+      {"unsafe", make(0, {{arrive(), depart()}, {arrive()}}, {{1}, {}}), {.guarantees = true, .global = false, .reuse = false, .overflow = false}},
+      {"global_unsafe", make(0, {{arrive(), depart()}, {arrive()}}), {.guarantees = false, .global = true, .reuse = false, .overflow = false}},
+      {"not_reusable", make(1, {{inc(0)}}), {.guarantees = false, .global = false, .reuse = true, .overflow = false}},
+      {"overflow", overflow, {.guarantees = false, .global = false, .reuse = false, .overflow = true}},
+  };
+  const fs::path dir = fs::temp_directory_path() / ("neffbar_spin_" + std::to_string(::getpid()) + "_dropped");
+  for (const Kind& k : kinds) {
+    const std::string pml = to_promela(k.sys, k.checks);
+    ASSERT_EQ(assertions(pml).size(), 1u) << k.name << ": one assertion\n" << pml;
+    EXPECT_GT(spin_errors(pml, dir / k.name / "whole"), 0) << k.name << ": SPIN finds the violation";
+    EXPECT_EQ(spin_errors(drop_assertion(pml), dir / k.name / "dropped"), 0) << k.name << ": not without its assertion";
+    EXPECT_TRUE(assertions(drop_assertion(pml)).empty()) << k.name;
+    EXPECT_EQ(spin_errors(to_promela(k.sys, none), dir / k.name / "none"), 0) << k.name << ": nor with no check asked for";
+  }
+  if (!::testing::Test::HasFailure()) fs::remove_all(dir);
+}
+
 }  // namespace
 }  // namespace neffbar::model

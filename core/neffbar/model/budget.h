@@ -60,8 +60,8 @@ class Deadline {
 };
 
 // The memory budget's default: 4 GiB, far below this machine class's 24 GiB and
-// enough for tens of millions of states of a small system or ~6 M of the 257-process
-// 64x4 one.  The CLI lowers it to what the process may actually allocate
+// enough for tens of millions of states of a small system, ~8 M of 64x4 host-CC (257
+// processes, 2 bytes each a state) and ~4 M of 64x4 with its proxies (513).  The CLI lowers it to what the process may actually allocate
 // (a quarter of physical memory, three quarters of `ulimit -v`).
 inline constexpr std::uint64_t kDefaultMaxMemory = std::uint64_t{4} << 30;
 

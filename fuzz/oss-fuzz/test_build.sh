@@ -1,7 +1,10 @@
 #!/usr/bin/env bash
 # Runs fuzz/oss-fuzz/build.sh the way OSS-Fuzz does, here: clang++-14 with libc++
 # (Debian's libc++-14-dev) and libFuzzer, then checks $OUT and runs each target on its
-# seed corpus.  ctest label oss-fuzz.
+# seed corpus.  ctest label oss-fuzz.  The ASan build enters the way the image does:
+# $SRC/build.sh is the file .clusterfuzzlite/Dockerfile copies there, run from
+# $SRC/neffbar (the sources), so a build.sh that finds the sources from its own path
+# fails here as it would in ClusterFuzzLite.
 set -euo pipefail
 here=$(cd "$(dirname "$0")/../.." && pwd)
 tmp=$(mktemp -d)
@@ -10,13 +13,26 @@ export CC=clang-14 CXX=clang++-14 SRC="$tmp/src"
 read -ra targets <<< "$(cmake -P "$here/fuzz/targets.cmake")"
 mkdir -p "$SRC"
 
-# build_and_check NAME CXXFLAGS ENGINE STDLIB: one build.sh run into $tmp/NAME
+# The image's layout: the sources at $SRC/neffbar, the Dockerfile's `COPY <file> $SRC/`
+# as $SRC/build.sh.
+# shellcheck disable=SC2016  # $SRC is the Dockerfile's text here
+entry=$(sed -n 's|^COPY \([^ ]*\) \$SRC/$|\1|p' "$here/.clusterfuzzlite/Dockerfile")
+[ -f "$here/$entry" ] || { echo ".clusterfuzzlite/Dockerfile copies no build script to \$SRC/ (got '$entry')"; exit 1; }
+ln -s "$here" "$SRC/neffbar"
+cp "$here/$entry" "$SRC/build.sh"
+
+# build_and_check NAME CXXFLAGS ENGINE STDLIB ENTRY: one build.sh run into $tmp/NAME;
+# ENTRY: direct (fuzz/oss-fuzz/build.sh) or image ($SRC/build.sh from $SRC/neffbar)
 build_and_check() {
   local name=$1 stdlib=$4
   export CFLAGS="-O1 -fsanitize=fuzzer-no-link" CXXFLAGS="$2" LIB_FUZZING_ENGINE="$3"
   export OUT="$tmp/$name/out" WORK="$tmp/$name/work"
   mkdir -p "$OUT" "$WORK"
-  "$here/fuzz/oss-fuzz/build.sh" > "$tmp/$name.log" 2>&1 || { tail -40 "$tmp/$name.log"; exit 1; }
+  if [ "$5" = image ]; then
+    (cd "$SRC/neffbar" && bash -eu "$SRC/build.sh") > "$tmp/$name.log" 2>&1 || { tail -40 "$tmp/$name.log"; exit 1; }
+  else
+    "$here/fuzz/oss-fuzz/build.sh" > "$tmp/$name.log" 2>&1 || { tail -40 "$tmp/$name.log"; exit 1; }
+  fi
   for t in "${targets[@]}"; do
     for f in "fuzz_$t" "fuzz_$t.options" "fuzz_$t.dict" "fuzz_${t}_seed_corpus.zip"; do
       [ -s "$OUT/$f" ] || { echo "$name: missing $OUT/$f"; exit 1; }
@@ -41,6 +57,6 @@ build_and_check() {
 
 # 1. libc++ (as OSS-Fuzz builds), with a standalone engine: Debian's libFuzzer runtime
 #    is itself built on libstdc++, so linking it would bring libstdc++ back in.
-build_and_check libcxx "-O1 -stdlib=libc++" "" libc++
-# 2. libFuzzer with ASan+UBSan (the default libstdc++).
-build_and_check libfuzzer "-O1 -fsanitize=address,undefined,fuzzer-no-link" "-fsanitize=fuzzer,address,undefined" libstdc++
+build_and_check libcxx "-O1 -stdlib=libc++" "" libc++ direct
+# 2. libFuzzer with ASan+UBSan (the default libstdc++), entered as the image does.
+build_and_check libfuzzer "-O1 -fsanitize=address,undefined,fuzzer-no-link" "-fsanitize=fuzzer,address,undefined" libstdc++ image

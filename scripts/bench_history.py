@@ -17,7 +17,7 @@ import statistics
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from bench_io import BadInput, brief, cut, is_positive, parse_json, write_atomic  # noqa: E402
+from bench_io import BadInput, brief, cut, is_positive, parse_json, read_text, write_atomic  # noqa: E402
 from bench_ratios import (changed_by_at_least, check_run, floor_of, instructions, load_run,  # noqa: E402
                           mann_whitney_p, repetitions)
 
@@ -103,18 +103,9 @@ def load(path):
     """The records of history.jsonl, oldest first ([] when it does not exist), each
     checked.  BadInput names the file and the line: a line that is not a record, or a
     last line cut short (a crash while writing, before writes were atomic)."""
-    try:
-        with open(path, "rb") as f:
-            data = f.read()
-    except FileNotFoundError:
+    if not os.path.exists(path):
         return []
-    except OSError as e:
-        raise BadInput(path, (e.strerror or str(e)).lower()) from None
-    try:
-        text = data.decode("utf-8")
-    except UnicodeDecodeError as e:
-        raise BadInput(path, f"not UTF-8: byte {e.start}") from None
-    lines = text.split("\n")
+    lines = read_text(path, empty_ok=True).split("\n")
     records = []
     for n, line in enumerate(lines, 1):
         if not line.strip():

@@ -64,8 +64,9 @@ def parse_json(text, where):
         raise BadInput(where, f"not JSON: {str(e).split(';')[0]}") from None
 
 
-def read_text(path):
-    """The file's text (UTF-8); BadInput when it cannot be read, is not UTF-8 or is empty."""
+def read_text(path, empty_ok=False):
+    """The file's text (UTF-8); BadInput when it cannot be read, is not UTF-8 or is empty
+    (unless empty_ok)."""
     try:
         with open(path, "rb") as f:
             data = f.read()
@@ -75,7 +76,7 @@ def read_text(path):
         text = data.decode("utf-8")
     except UnicodeDecodeError as e:
         raise BadInput(path, f"not UTF-8: byte {e.start}") from None
-    if not text.strip():
+    if not text.strip() and not empty_ok:
         raise BadInput(path, "empty file")
     return text
 

@@ -247,7 +247,7 @@ CheckResult check(const System& sys, const CheckOptions& opt) {
 
   std::optional<Finding> failure, global;
   std::optional<Finding> not_reusable;
-  bool any_depart = false, stopped_early = false, line_broken = false;
+  bool any_depart = false, stopped_early = false, line_broken = false, past_unsafe_unexplored = false;
   try {
     for (std::uint32_t i = 0; i < states.size() && stop.empty(); ++i) {
       std::copy_n(states.at(i), c.P, cur.begin());
@@ -291,6 +291,7 @@ CheckResult check(const System& sys, const CheckOptions& opt) {
           res.found_mask |= bit(r.kind);
           if (!failure) failure = Finding{r.kind, i, p, r.culprit};
           any_depart = any_depart || r.kind == Verdict::Unsafe;
+          past_unsafe_unexplored = past_unsafe_unexplored || r.kind == Verdict::Unsafe;
           continue;
         }
         std::copy(cur.begin(), cur.end(), next.begin());
@@ -307,8 +308,9 @@ CheckResult check(const System& sys, const CheckOptions& opt) {
         if (!not_reusable) not_reusable = Finding{Verdict::NotReusable, i, kNone};
       }
       if (failure && !opt.collect_all) {
-        // States past a broken guarantee were not explored either (its DEPART added none).
-        stopped_early = i + 1 < states.size() || failure->kind == Verdict::Unsafe;
+        // States past a broken guarantee were not explored either (its DEPART added none),
+        // whichever failure came first (found by the reference checker: an OVERFLOW first).
+        stopped_early = i + 1 < states.size() || past_unsafe_unexplored;
         break;
       }
     }

@@ -37,6 +37,7 @@
 #include <vector>
 
 #include "app.h"
+#include "exit.h"
 #include "fuzz_check.h"
 
 namespace {
@@ -53,13 +54,14 @@ struct Redirect {
   }
 };
 
+// The error line names a word as the CLI prints it: escaped (exit.h), '' when empty.
 bool names_something(std::string_view line, const std::vector<std::string>& words) {
   for (const char* name : {"stdin", "stdout", "--"}) {
     if (line.find(name) != std::string_view::npos) return true;
   }
   for (std::size_t i = 1; i < words.size(); ++i) {  // words[0] is the program name
-    const std::string quoted = words[i].empty() ? "''" : words[i];  // an empty word is named as ''
-    if (line.find(quoted) != std::string_view::npos) return true;
+    const std::string shown = words[i].empty() ? "''" : neffbar::cli::escape(words[i]);
+    if (line.find(shown) != std::string_view::npos) return true;
   }
   return false;
 }

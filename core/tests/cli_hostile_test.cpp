@@ -13,20 +13,6 @@ namespace {
 
 using namespace neffbar_e2e;
 
-// ulimit -v cannot work under AddressSanitizer (it reserves terabytes of address space).
-constexpr bool kSanitized =
-#if defined(__SANITIZE_ADDRESS__)
-    true;
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer)
-    true;
-#else
-    false;
-#endif
-#else
-    false;
-#endif
-
 class Hostile : public Cli {
  protected:
   // A valid config and its default JSON log.

@@ -200,18 +200,6 @@ std::uint64_t number_after(const std::string& text, const std::string& key) {
   return at == std::string::npos ? 0 : std::stoull(text.substr(at + key.size()));
 }
 
-#if defined(__SANITIZE_ADDRESS__)
-constexpr bool kSanitized = true;
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer)
-constexpr bool kSanitized = true;
-#else
-constexpr bool kSanitized = false;
-#endif
-#else
-constexpr bool kSanitized = false;
-#endif
-
 // --max-seconds 1 in the cases that overran it (the 64x4 symmetry canonicalisation took
 // hours, 64x4 x 1000 rounds one random schedule 28-56 s).  The one timed check of the
 // suite, with a wide margin: the budget, one progress interval, and 20 s of slack for

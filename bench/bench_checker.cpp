@@ -6,8 +6,8 @@
 
 #include "measured.h"
 
-#include "neffbar/model/checker.h"
-#include "neffbar/model/lowering.h"
+#include "neffbar/model/engines/explicit/search.h"
+#include "neffbar/model/frontend/lowering.h"
 
 namespace {
 
@@ -44,7 +44,7 @@ void BM_Checker(benchmark::State& state) {
   std::uint64_t states = 0;
   for (auto _ : state) {
     measured([&] {
-      const CheckResult r = check(sys, o);
+      const CheckResult r = explicit_search(sys, o);
       states += r.states;
       benchmark::DoNotOptimize(r.verdict);
     });

@@ -5,9 +5,9 @@
 
 #include "measured.h"
 
-#include "neffbar/model/engine.h"
-#include "neffbar/model/matrix.h"
-#include "neffbar/model/lowering.h"
+#include "neffbar/model/engines/engine.h"
+#include "neffbar/model/scenarios/matrix.h"
+#include "neffbar/model/frontend/lowering.h"
 
 namespace {
 

@@ -29,11 +29,11 @@
 #include "neffbar/bytes.h"
 #include "testing/arbitrary_system.h"
 #include "testing/reference_checker.h"  // reduction_variant
-#include "neffbar/model/engine.h"
-#include "neffbar/model/faults.h"
-#include "neffbar/model/matrix.h"
-#include "neffbar/model/oracle.h"
-#include "neffbar/model/scenario.h"
+#include "neffbar/model/engines/engine.h"
+#include "neffbar/model/frontend/faults.h"
+#include "neffbar/model/scenarios/matrix.h"
+#include "neffbar/model/engines/oracle.h"
+#include "neffbar/model/scenarios/scenario.h"
 
 using namespace neffbar;
 using namespace neffbar::model;
@@ -194,8 +194,8 @@ void scenario(std::uint8_t mode, const std::uint8_t* d, std::size_t n, bool deep
   full.symmetry_hints = low->hints;
   bare.reduce = bare.por = bare.symmetry = false;
   bare.max_states = 20000;
-  const CheckResult a = check(*sys, full);
-  const CheckResult b = check(*sys, bare);
+  const CheckResult a = explicit_search(*sys, full);
+  const CheckResult b = explicit_search(*sys, bare);
   fuzz::check_counterexample(*sys, a);
   if (a.verdict == Verdict::Budget || b.verdict == Verdict::Budget) return;
   fuzz::require(a.found_mask == b.found_mask, "the reductions find exactly what the unreduced search finds");
@@ -231,7 +231,7 @@ void configs(const std::uint8_t* d, std::size_t n, bool deep) {
     }
     return;
   }
-  const CheckResult r = check(*sys, o);
+  const CheckResult r = explicit_search(*sys, o);
   if (r.verdict == Verdict::Budget) return;
   fuzz::check_counterexample(*sys, r);
   if (deep) fuzz::check_promela(*sys);  // a third of the time otherwise
@@ -263,7 +263,7 @@ void arbitrary(const std::uint8_t* d, std::size_t n, bool deep) {
   po.collect_all = true;
   const Result<CheckResult> p = check_persistent(sys, po);
   fuzz::require(p.ok() == qualify(sys).ok, "the persistent engine answers exactly the systems that qualify");
-  const CheckResult r = p ? *p : check(sys, testing::reduction_variant(one, hints, 300));
+  const CheckResult r = p ? *p : explicit_search(sys, testing::reduction_variant(one, hints, 300));
   fuzz::check_counterexample(sys, r);
   if (r.global_finding) fuzz::require(replay(sys, *r.global_finding), "the global finding replays");
   if (deep) fuzz::check_promela(sys);

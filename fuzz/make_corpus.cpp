@@ -16,7 +16,7 @@
 #include "neffbar/arch.h"
 #include "neffbar/bytes.h"
 #include "neffbar/json_log.h"
-#include "neffbar/model/composer.h"
+#include "neffbar/model/frontend/composer.h"
 #include "registry.h"
 
 namespace fs = std::filesystem;

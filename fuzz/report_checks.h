@@ -8,8 +8,8 @@
 #include <string_view>
 
 #include "fuzz_check.h"
-#include "neffbar/model/checker.h"
-#include "neffbar/model/promela.h"
+#include "neffbar/model/engines/explicit/search.h"
+#include "neffbar/model/exports/promela.h"
 
 namespace neffbar::fuzz {
 

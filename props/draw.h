@@ -12,8 +12,8 @@
 
 #include "neffbar/codec.h"
 #include "neffbar/driver_context.h"
-#include "neffbar/model/composer.h"
-#include "neffbar/model/lowering.h"
+#include "neffbar/model/frontend/composer.h"
+#include "neffbar/model/frontend/lowering.h"
 #include "neffbar/sema_ids.h"
 #include "neffbar/semaphore.h"
 #include "neffbar/tables.h"

@@ -13,11 +13,11 @@
 #include "draw.h"
 #include "judge.h"
 #include "neffbar/json_log.h"
-#include "neffbar/model/checker.h"
-#include "neffbar/model/faults.h"
-#include "neffbar/model/oracle.h"
-#include "neffbar/model/persistent.h"
-#include "neffbar/model/scenario.h"
+#include "neffbar/model/engines/explicit/search.h"
+#include "neffbar/model/frontend/faults.h"
+#include "neffbar/model/engines/oracle.h"
+#include "neffbar/model/engines/persistent/persistent.h"
+#include "neffbar/model/scenarios/scenario.h"
 #include "neffbar/search.h"
 #include "testing/arbitrary_system.h"
 #include "testing/reference_report.h"
@@ -158,7 +158,7 @@ inline void p4_fabrics_agree(const TopologyInput& in, const Composer& composer, 
     CheckOptions o;
     o.guarantee = GuaranteeMode::Declared;
     o.symmetry_hints = low.hints;
-    j.require(check(low.system, o).verdict == Verdict::Ok, "composed on either fabric: OK");
+    j.require(explicit_search(low.system, o).verdict == Verdict::Ok, "composed on either fabric: OK");
   }
   j.tags(t.chips, t.leaders);
 }
@@ -186,7 +186,7 @@ inline void p5_deadlock_freedom(const TopologyInput& in, const Composer& compose
   CheckOptions o;
   o.guarantee = GuaranteeMode::Declared;
   o.symmetry_hints = low.hints;
-  const CheckResult r = check(low.system, o);
+  const CheckResult r = explicit_search(low.system, o);
   j.require(r.verdict == Verdict::Ok, "composed: no DEADLOCK, UNSAFE, NOT_REUSABLE");
   // One chip; or every chip pair directly linked and either the hierarchical order or
   // one leader per chip (then the table order's guarantee already names everybody).
@@ -352,7 +352,7 @@ inline void p9_reusability(const P9Input& in, const Composer& composer, Judge& j
     k.rounds = rounds;
     const System sys = *lower(*composer(k), h);
     if (final_values) max_progress(sys, std::vector<std::uint32_t>(sys.procs.size(), UINT32_MAX), *final_values);
-    return check(sys, o).verdict;
+    return explicit_search(sys, o).verdict;
   };
   std::vector<std::int32_t> vals;
   const Verdict v = verdict(t.rounds, &vals);
@@ -447,7 +447,7 @@ inline void p11_oracle_agrees(const P11Input& in, const OracleFn& oracle, Judge&
   CheckOptions all;
   all.collect_all = true;
   const std::uint32_t mask = bit(Verdict::Deadlock) | bit(Verdict::Unsafe) | bit(Verdict::GlobalUnsafe) | bit(Verdict::NotReusable);
-  const std::uint32_t got = check(sys, all).found_mask & mask;
+  const std::uint32_t got = explicit_search(sys, all).found_mask & mask;
   j.require((*o & mask) == got, "the oracle's failure kinds == the checker's");
   j.tags(name(in.fault), got == 0 ? "ok" : "failing");
 }
@@ -475,7 +475,7 @@ inline void persistent_engine_agrees(const SystemInput& in, const PersistentFn& 
   CheckOptions bare;
   bare.reduce = bare.por = bare.symmetry = false;
   bare.collect_all = true;
-  const CheckResult e = check(sys, bare);
+  const CheckResult e = explicit_search(sys, bare);
   j.assume(e.verdict != Verdict::Budget);
   j.require(p->found_mask == e.found_mask, "persistent failure kinds == unreduced explicit search's");
   if (p->cex) j.require(replay(sys, *p->cex), "the persistent counterexample replays");

@@ -6,11 +6,11 @@
 #include <ostream>
 
 #include "neffbar/config.h"
-#include "neffbar/model/composer.h"
-#include "neffbar/model/faults.h"
+#include "neffbar/model/frontend/composer.h"
+#include "neffbar/model/frontend/faults.h"
 #include "neffbar/tables.h"
-#include "neffbar/model/hypotheses.h"
-#include "neffbar/model/system.h"
+#include "neffbar/model/frontend/hypothesis_params.h"
+#include "neffbar/model/system/system.h"
 #include "neffbar/semaphore.h"
 
 namespace neffbar {

@@ -214,7 +214,7 @@ TEST(Teeth, P11_OracleIgnoringThresholds) {
 
 TEST(Teeth, ReductionsMissingADeadlock) {  // a search that stops looking for dead ends
   const CheckFn blind = [](const System& s, const CheckOptions& o) {
-    CheckResult r = check(s, o);
+    CheckResult r = explicit_search(s, o);
     r.found_mask &= ~bit(Verdict::Deadlock);
     return r;
   };

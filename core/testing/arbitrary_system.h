@@ -31,8 +31,8 @@
 #include <string>
 #include <vector>
 
-#include "neffbar/model/symmetry.h"
-#include "neffbar/model/system.h"
+#include "neffbar/model/engines/explicit/symmetry.h"
+#include "neffbar/model/system/system.h"
 
 namespace neffbar::model {
 

@@ -28,9 +28,9 @@
 #include <optional>
 #include <vector>
 
-#include "neffbar/model/checker.h"
-#include "neffbar/model/system.h"
-#include "neffbar/model/verdict.h"
+#include "neffbar/model/engines/explicit/search.h"
+#include "neffbar/model/system/system.h"
+#include "neffbar/model/system/verdict.h"
 
 namespace neffbar::testing {
 

@@ -26,7 +26,7 @@
 #include <optional>
 #include <string>
 
-#include "neffbar/model/counterexample.h"
+#include "neffbar/model/system/counterexample.h"
 #include "testing/reference_checker.h"
 
 namespace neffbar::testing {

@@ -5,10 +5,11 @@
 
 #include <memory>
 
-#include "neffbar/model/checker.h"
-#include "neffbar/model/engine.h"
-#include "neffbar/model/promela.h"
-#include "neffbar/model/scenario.h"
+#include "neffbar/model/engines/explicit/search.h"
+#include "neffbar/model/engines/random/random_schedules.h"
+#include "neffbar/model/engines/engine.h"
+#include "neffbar/model/exports/promela.h"
+#include "neffbar/model/scenarios/scenario.h"
 
 namespace neffbar::model {
 namespace {
@@ -42,12 +43,12 @@ TEST(Budgets, TheSymmetryCanonicalisationPollsTheClock) {
   Expiring setup;
   o.clock = setup.after(1'000'000);
   o.max_states = 0;
-  ASSERT_TRUE(check(l.system, o).symmetry_used);
+  ASSERT_TRUE(explicit_search(l.system, o).symmetry_used);
   const std::uint64_t before_search = *setup.read;
   o.max_states = 1'000'000;
   Expiring clock;
   o.clock = clock.after(before_search + 2);  // expires at the third read of the search
-  const CheckResult r = check(l.system, o);
+  const CheckResult r = explicit_search(l.system, o);
   EXPECT_EQ(r.verdict, Verdict::Budget);
   EXPECT_EQ(r.note, "time budget exhausted");
   EXPECT_TRUE(r.symmetry_used);
@@ -64,13 +65,13 @@ TEST(Budgets, TheSymmetryVerificationPollsTheClock) {
   o.max_seconds = 10;
   Expiring clock;
   o.clock = clock.after(1);  // the first read passes, the next (inside Symmetry::detect) is late
-  const CheckResult r = check(l.system, o);
+  const CheckResult r = explicit_search(l.system, o);
   EXPECT_EQ(r.verdict, Verdict::Budget);
   EXPECT_EQ(r.note, "time budget exhausted while verifying the symmetry");
   EXPECT_EQ(r.states, 0u);
   Expiring first;
   o.clock = first.after(0);
-  EXPECT_EQ(check(l.system, o).note, "time budget exhausted before the search started");
+  EXPECT_EQ(explicit_search(l.system, o).note, "time budget exhausted before the search started");
 }
 
 TEST(Budgets, TheStateBudgetHoldsInsideABlockExpansion) {
@@ -81,7 +82,7 @@ TEST(Budgets, TheStateBudgetHoldsInsideABlockExpansion) {
     CheckOptions o;
     o.symmetry = false;
     o.max_states = n;
-    const CheckResult r = check(l.system, o);
+    const CheckResult r = explicit_search(l.system, o);
     EXPECT_EQ(r.verdict, Verdict::Budget) << n;
     EXPECT_EQ(r.states, n + 1) << "the state past the budget ends the search";
     EXPECT_EQ(r.note, "state budget exhausted");
@@ -94,7 +95,7 @@ TEST(Budgets, TheMemoryBudgetEndsTheSearchBeforeTheTablesPassIt) {
     CheckOptions o;
     o.symmetry = false;
     o.max_memory = mib << 20;
-    const CheckResult r = check(l.system, o);
+    const CheckResult r = explicit_search(l.system, o);
     EXPECT_EQ(r.verdict, Verdict::Budget) << mib;
     EXPECT_NE(r.note.find("memory budget exhausted"), std::string::npos) << r.note;
     EXPECT_GT(r.states, 0u);
@@ -112,7 +113,7 @@ TEST(Budgets, AViolationFoundBeforeTheBudgetRanOutIsTheVerdict) {
   CheckOptions o;
   o.symmetry_hints = l.hints;
   o.max_states = 1000;
-  const CheckResult r = check(l.system, o);
+  const CheckResult r = explicit_search(l.system, o);
   EXPECT_EQ(r.verdict, Verdict::GlobalUnsafe);
   EXPECT_FALSE(r.exhaustive);
   EXPECT_FALSE(r.exact());
@@ -123,7 +124,7 @@ TEST(Budgets, AViolationFoundBeforeTheBudgetRanOutIsTheVerdict) {
   // Under declared the same run checks no global property: nothing found, so BUDGET,
   // with the global finding reported beside it.
   o.guarantee = GuaranteeMode::Declared;
-  const CheckResult d = check(l.system, o);
+  const CheckResult d = explicit_search(l.system, o);
   EXPECT_EQ(d.verdict, Verdict::Budget);
   EXPECT_FALSE(d.cex.has_value());
   ASSERT_TRUE(d.global_finding.has_value());

@@ -13,8 +13,8 @@
 
 #include "hand_made.h"
 #include "neffbar/json_log.h"
-#include "neffbar/model/faults.h"
-#include "neffbar/model/scenario.h"
+#include "neffbar/model/frontend/faults.h"
+#include "neffbar/model/scenarios/scenario.h"
 
 namespace neffbar::model {
 namespace {

@@ -1,8 +1,8 @@
 #include <gtest/gtest.h>
 
-#include "neffbar/model/composer.h"
-#include "neffbar/model/faults.h"
-#include "neffbar/model/lowering.h"
+#include "neffbar/model/frontend/composer.h"
+#include "neffbar/model/frontend/faults.h"
+#include "neffbar/model/frontend/lowering.h"
 
 namespace neffbar::model {
 namespace {

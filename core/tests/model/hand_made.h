@@ -5,7 +5,7 @@
 #include <string>
 #include <vector>
 
-#include "neffbar/model/system.h"
+#include "neffbar/model/system/system.h"
 
 namespace neffbar::model::hand_made {
 

@@ -10,7 +10,8 @@
 #include <iostream>
 
 #include "hand_made.h"
-#include "neffbar/model/checker.h"
+#include "neffbar/model/engines/explicit/search.h"
+#include "neffbar/model/engines/random/random_schedules.h"
 
 namespace neffbar::model {
 namespace {

@@ -11,11 +11,11 @@
 
 #include "testing/arbitrary_system.h"
 #include "testing/reference_checker.h"
-#include "neffbar/model/checker.h"
-#include "neffbar/model/faults.h"
-#include "neffbar/model/matrix.h"
-#include "neffbar/model/persistent.h"
-#include "neffbar/model/scenario.h"
+#include "neffbar/model/engines/explicit/search.h"
+#include "neffbar/model/frontend/faults.h"
+#include "neffbar/model/scenarios/matrix.h"
+#include "neffbar/model/engines/persistent/persistent.h"
+#include "neffbar/model/scenarios/scenario.h"
 
 namespace neffbar::model {
 namespace {
@@ -35,7 +35,7 @@ CheckResult explicit_all(const System& s, bool reduce = true) {
   CheckOptions o;
   o.collect_all = true;
   o.reduce = o.por = o.symmetry = reduce;
-  return check(s, o);
+  return explicit_search(s, o);
 }
 
 // The persistent verdict, its mask and its counterexamples against the explicit search.
@@ -53,7 +53,7 @@ void expect_agree(const System& s, const std::string& what) {
   }
   EXPECT_EQ(failing(p.verdict), failing(e.verdict)) << what;
   if (std::popcount(e.found_mask) <= 1) {
-    EXPECT_EQ(p.verdict, check(s).verdict) << what;
+    EXPECT_EQ(p.verdict, explicit_search(s).verdict) << what;
   }
   // The global line: broken exactly when some participant can be passed.
   if (e.found_mask & bit(Verdict::GlobalUnsafe)) {
@@ -178,7 +178,7 @@ TEST(Persistent, AgreesWithTheExplicitSearchOnTheMatrixAndFaults) {
         o.symmetry = sym;
         o.symmetry_hints = low.hints;
         o.max_states = small ? 2'000'000 : 150'000;  // 4x4 without host-CC (16 proxies) is larger
-        const CheckResult e = check(sys, o);
+        const CheckResult e = explicit_search(sys, o);
         if (e.verdict == Verdict::Budget) continue;
         unreduced += !reduce;
         big += s.topo.chips * s.topo.leaders > 8;

@@ -16,9 +16,10 @@
 #include <random>
 
 #include "hand_made.h"
-#include "neffbar/model/checker.h"
-#include "neffbar/model/oracle.h"
-#include "neffbar/model/persistent.h"
+#include "neffbar/model/engines/explicit/search.h"
+#include "neffbar/model/engines/random/random_schedules.h"
+#include "neffbar/model/engines/oracle.h"
+#include "neffbar/model/engines/persistent/persistent.h"
 #include "testing/arbitrary_system.h"
 #include "testing/reference_checker.h"
 #include "testing/reference_report.h"
@@ -50,7 +51,7 @@ void compare_on(std::uint64_t seed, int systems, bool persistent_only) {
     kinds |= ref.found_mask;
     const std::uint32_t broke = testing::reference_broke_in_round(sys, GuaranteeMode::Global, 50'000);
     for (int v = 0; v < testing::kReductionVariants; ++v) {
-      const CheckResult r = check(sys, testing::reduction_variant(v, ac.hints, 200'000));
+      const CheckResult r = explicit_search(sys, testing::reduction_variant(v, ac.hints, 200'000));
       ASSERT_AGREES(sys, r, ref, (testing::ReportContext{.broke_in_round = 0}), "reductions " << v);
     }
     // The search that stops at its first failure, under both guarantee modes.
@@ -59,7 +60,7 @@ void compare_on(std::uint64_t seed, int systems, bool persistent_only) {
       first.guarantee = mode;
       first.max_states = 200'000;
       first.symmetry_hints = ac.hints;
-      const CheckResult r = check(sys, first);
+      const CheckResult r = explicit_search(sys, first);
       ASSERT_AGREES(sys, r, ref, (testing::ReportContext{.mode = mode, .collect_all = false, .broke_in_round = 0}),
                     "first failure, " << (mode == GuaranteeMode::Global ? "global" : "declared"));
     }
@@ -122,7 +123,7 @@ bool symmetry_used(const System& sys, const SymmetryHints& hints) {
   CheckOptions o;
   o.symmetry_hints = hints;
   o.max_states = 1;  // the verification happens before the search
-  return check(sys, o).symmetry_used;
+  return explicit_search(sys, o).symmetry_used;
 }
 
 // (c): an UNSAFE that is there only because a guarantee names a non-participant.

@@ -9,7 +9,7 @@
 #include <limits>
 
 #include "hand_made.h"
-#include "neffbar/model/counterexample.h"
+#include "neffbar/model/system/counterexample.h"
 
 namespace neffbar::model {
 namespace {

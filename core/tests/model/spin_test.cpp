@@ -15,10 +15,10 @@
 #include <map>
 #include <random>
 
-#include "neffbar/model/faults.h"
-#include "neffbar/model/promela.h"
+#include "neffbar/model/frontend/faults.h"
+#include "neffbar/model/exports/promela.h"
 #include "hand_made.h"
-#include "neffbar/model/scenario.h"
+#include "neffbar/model/scenarios/scenario.h"
 #include "testing/arbitrary_system.h"
 #include "testing/reference_checker.h"
 
@@ -106,7 +106,7 @@ std::uint32_t cross_check(const Case& c) {
   CheckOptions o;
   o.collect_all = true;
   o.guarantee = c.global ? GuaranteeMode::Global : GuaranteeMode::Declared;
-  const CheckResult r = check(c.sys, o);
+  const CheckResult r = explicit_search(c.sys, o);
   std::uint32_t compared = bit(Verdict::Unsafe) | bit(Verdict::NotReusable) | bit(Verdict::Overflow) | bit(Verdict::Deadlock);
   if (c.global) compared |= bit(Verdict::GlobalUnsafe);
   EXPECT_EQ(kinds(spin), kinds(r.found_mask & compared)) << c.name << " (SPIN vs the explicit search)";

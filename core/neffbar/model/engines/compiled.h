@@ -1,0 +1,168 @@
+// The explicit search's compiled system (shared with random schedules): per process its
+// atomic blocks under the Lipton reduction, the semaphores it touches with the prefix
+// sums of its effects (the search stores only pcs and derives the values), its ARRIVE
+// pcs per round, and whether any value could leave int32.
+#pragma once
+
+#include <algorithm>
+#include <chrono>
+#include <cstdint>
+#include <limits>
+#include <vector>
+
+#include "neffbar/model/engines/budget.h"
+#include "neffbar/model/system/system.h"
+
+namespace neffbar::model::detail {
+
+// The explicit search keeps, per process, its effect on every semaphore it touches
+// after each pc; past this many entries (256 MiB) the system is too large for it.
+inline constexpr std::size_t kMaxPrefixEntries = std::size_t{1} << 25;
+
+struct Compiled {
+  const System& sys;
+  std::uint32_t P = 0;
+  std::vector<std::uint32_t> len;
+  std::vector<std::vector<std::uint32_t>> block_end;   // [p][pc] -> end of the atomic block
+  std::vector<std::vector<std::uint32_t>> touched;     // [p] -> semaphores p touches
+  std::vector<std::vector<std::int64_t>> prefix;       // [p][pc*|touched|+k] effect sums
+  Arrivals arrivals;                                   // last ARRIVE per process and round
+  std::vector<std::vector<std::uint8_t>> ample_ok;     // [p][pc]: block has no marker, only movers
+  bool overflow_possible = false;                      // some semaphore could leave int32
+  std::vector<std::int32_t> init;
+  std::vector<std::uint32_t> participants;
+
+  std::size_t prefix_entries = 0;                      // size of the prefix tables (0 without them)
+
+  // Random schedules need neither the prefix tables nor the blocks (prefix_sums and
+  // blocks false): at 64x4 x 1000 rounds the blocks alone would be 5 bytes per
+  // instruction of the system.
+  Compiled(const System& s, bool reduce, bool prefix_sums = true, bool blocks = true)
+      : sys(s), P(static_cast<std::uint32_t>(s.procs.size())), arrivals(s) {
+    for (const Semaphore& m : s.semas) init.push_back(m.initial);
+    // Which processes decrease / equality-test each semaphore (for the mover tests).
+    const std::size_t S = s.semas.size();
+    std::vector<std::vector<std::uint32_t>> decreasers(S), eq_waiters(S), ge_waiters(S);
+    for (std::uint32_t p = 0; p < P; ++p) {
+      for (const Instr& in : s.procs[p].program) {
+        if (in.marker != Marker::None) continue;
+        const Prim k = in.op.prim;
+        auto note = [p](std::vector<std::uint32_t>& v) {  // each process once (programs repeat per round)
+          if (v.empty() || v.back() != p) v.push_back(p);
+        };
+        if (effect(in.op) < 0 || k == Prim::WaitEqAndClear) note(decreasers[in.op.sema]);
+        if (k == Prim::WaitEqAndInc || k == Prim::WaitEqAndClear) note(eq_waiters[in.op.sema]);
+        if (k == Prim::WaitGe || k == Prim::WaitGeAndDec) note(ge_waiters[in.op.sema]);
+      }
+    }
+    // Bounds on every semaphore over all executions: the sum of all positive (negative)
+    // effects.  An instruction on a semaphore that could leave int32 can fail (OVERFLOW)
+    // and so is no mover: an atomic block that failed there would hide the states in
+    // which its first instructions had run (found by the reference checker).
+    std::vector<std::int64_t> hi(init.begin(), init.end()), lo(init.begin(), init.end());
+    for (const Process& pr : s.procs) {
+      for (const Instr& in : pr.program) {
+        if (in.marker != Marker::None) continue;
+        const std::int64_t e = effect(in.op);
+        (e > 0 ? hi : lo)[in.op.sema] += e;
+      }
+    }
+    std::vector<std::uint8_t> may_overflow(S, 0);
+    for (std::size_t i = 0; i < S; ++i) {
+      may_overflow[i] = hi[i] > INT32_MAX || lo[i] < INT32_MIN;
+      overflow_possible = overflow_possible || may_overflow[i];
+    }
+    auto only = [](const std::vector<std::uint32_t>& v, std::uint32_t p) {
+      return std::all_of(v.begin(), v.end(), [p](std::uint32_t q) { return q == p; });
+    };
+    auto is_right = [&](std::uint32_t p, const Instr& in) {
+      if (in.marker != Marker::None) return false;
+      const Prim k = in.op.prim;
+      // Stays enabled (nobody else decreases it) and disables nobody: a decrement must
+      // not be able to block another process's wait on the same semaphore (found by
+      // the reference checker: a wait_ge of another process).
+      const bool decrements = effect(in.op) < 0;
+      return (k == Prim::WaitGe || k == Prim::WaitGeAndDec) && only(decreasers[in.op.sema], p) &&
+             eq_waiters[in.op.sema].empty() && !may_overflow[in.op.sema] &&
+             (!decrements || only(ge_waiters[in.op.sema], p));
+    };
+    auto is_left = [&](std::uint32_t p, const Instr& in) {
+      if (in.marker != Marker::None) return false;
+      const Prim k = in.op.prim;
+      return (k == Prim::Inc || (k == Prim::IncVal && in.op.value >= 0)) && only(eq_waiters[in.op.sema], p) &&
+             !may_overflow[in.op.sema];
+    };
+    // The semaphores each process touches, and the size of the prefix tables over them:
+    // refused before anything is allocated when too large.
+    for (const Process& pr : s.procs) {
+      std::vector<std::uint32_t> t;
+      for (const Instr& in : pr.program) {
+        if (in.marker == Marker::None) t.push_back(in.op.sema);
+      }
+      std::sort(t.begin(), t.end());
+      t.erase(std::unique(t.begin(), t.end()), t.end());
+      prefix_entries += (pr.program.size() + 1) * t.size();
+      touched.push_back(std::move(t));
+    }
+    const bool build_prefix = prefix_sums && prefix_entries <= kMaxPrefixEntries;
+    if (!prefix_sums) prefix_entries = 0;
+    for (std::uint32_t p = 0; p < P; ++p) {
+      const auto& prog = s.procs[p].program;
+      const auto n = static_cast<std::uint32_t>(prog.size());
+      len.push_back(n);
+      if (s.procs[p].participant) participants.push_back(p);
+      if (!blocks) continue;
+      std::vector<std::uint32_t> ends(n + 1, n);
+      for (std::uint32_t pc = 0; pc < n; ++pc) {
+        std::uint32_t e = pc;
+        if (reduce) {
+          while (e < n && is_right(p, prog[e])) ++e;
+          if (e < n && !is_left(p, prog[e])) ++e;  // the one non-mover
+          while (e < n && is_left(p, prog[e])) ++e;
+        }
+        ends[pc] = std::max(e, pc + 1);
+      }
+      std::vector<std::uint8_t> ok(n + 1, 0);
+      for (std::uint32_t pc = 0; pc < n; ++pc) {
+        bool good = true;
+        for (std::uint32_t i = pc; i < ends[pc] && good; ++i) good = is_right(p, prog[i]) || is_left(p, prog[i]);
+        ok[pc] = good ? 1 : 0;
+      }
+      ample_ok.push_back(std::move(ok));
+      block_end.push_back(std::move(ends));
+      const std::vector<std::uint32_t>& t = touched[p];
+      std::vector<std::int64_t> pre(build_prefix ? (std::size_t{n} + 1) * t.size() : 0, 0);
+      for (std::uint32_t pc = 0; pc < n && !pre.empty(); ++pc) {
+        std::copy_n(pre.begin() + pc * t.size(), t.size(), pre.begin() + (pc + 1) * t.size());
+        if (prog[pc].marker != Marker::None) continue;
+        const auto k = static_cast<std::size_t>(std::lower_bound(t.begin(), t.end(), prog[pc].op.sema) - t.begin());
+        pre[(pc + 1) * t.size() + k] += effect(prog[pc].op);
+      }
+      prefix.push_back(std::move(pre));
+    }
+    // When no value can leave int32 no primitive can overflow, so incs and decs on one
+    // semaphore commute and the partial-order reduction is exact (overflow_possible
+    // switches it off).
+  }
+
+  void values(const std::uint16_t* pcs, std::vector<std::int32_t>& vals) const {
+    thread_local std::vector<std::int64_t> acc;
+    acc.assign(init.begin(), init.end());
+    for (std::uint32_t p = 0; p < P; ++p) {
+      const auto& t = touched[p];
+      const std::int64_t* row = prefix[p].data() + std::size_t{pcs[p]} * t.size();
+      for (std::size_t k = 0; k < t.size(); ++k) acc[t[k]] += row[k];
+    }
+    vals.assign(acc.size(), 0);
+    for (std::size_t i = 0; i < acc.size(); ++i) {
+      vals[i] = static_cast<std::int32_t>(std::clamp<std::int64_t>(acc[i], INT32_MIN, INT32_MAX));
+    }
+  }
+
+  template <class Pc>
+  [[nodiscard]] bool arrived(const Pc* pcs, std::uint32_t q, std::uint32_t round) const {
+    return arrivals.arrived(q, round, pcs[q]);
+  }
+};
+
+}  // namespace neffbar::model::detail

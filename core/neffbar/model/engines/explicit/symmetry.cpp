@@ -1,0 +1,235 @@
+#include "neffbar/model/engines/explicit/symmetry.h"
+
+#include <algorithm>
+#include <map>
+#include <numeric>
+#include <tuple>
+
+namespace neffbar::model {
+namespace {
+
+// One instruction as a comparable key (step/lane labels are not semantics).
+using Key = std::tuple<int, int, std::int64_t, std::int64_t, std::int64_t, int>;
+Key key_of(const Instr& in, std::int64_t sema) {
+  return Key{static_cast<int>(in.marker), static_cast<int>(in.op.prim), in.marker == Marker::None ? sema : -1,
+             in.op.value, in.op.dec, in.round};
+}
+
+// The semaphore renaming induced by a leader-slot permutation (slot k -> slot_map[k]).
+std::optional<std::vector<std::int64_t>> sema_renaming(const System& sys, const SymmetryHints& lay,
+                                                       const std::vector<std::uint32_t>& slot_map) {
+  const std::uint32_t L = lay.leaders;
+  std::map<std::pair<std::int32_t, std::uint32_t>, std::int64_t> where;
+  for (std::size_t s = 0; s < sys.semas.size(); ++s) where[{lay.sema_slot[s], lay.sema_local[s]}] = static_cast<std::int64_t>(s);
+  std::vector<std::int64_t> rho(sys.semas.size(), -1);
+  for (std::size_t s = 0; s < sys.semas.size(); ++s) {
+    const std::int32_t slot = lay.sema_slot[s];
+    if (slot < 0) {
+      rho[s] = static_cast<std::int64_t>(s);
+      continue;
+    }
+    const std::uint32_t to_slot = slot_map[static_cast<std::size_t>(slot)];
+    std::uint32_t local = lay.sema_local[s];
+    for (const auto& [first, count] : lay.leader_indexed) {
+      if (local >= first && local < first + count) {
+        const std::uint32_t j = local - first;  // names leader j of the same chip
+        if (j >= L) return std::nullopt;         // no such leader: nothing to rename it to
+        local = first + slot_map[(static_cast<std::uint32_t>(slot) / L) * L + j] % L;
+      }
+    }
+    const auto it = where.find({static_cast<std::int32_t>(to_slot), local});
+    if (it == where.end()) return std::nullopt;
+    rho[s] = it->second;
+  }
+  std::vector<bool> hit(rho.size(), false);
+  for (std::int64_t r : rho) {
+    if (hit[static_cast<std::size_t>(r)]) return std::nullopt;  // not a bijection
+    hit[static_cast<std::size_t>(r)] = true;
+  }
+  return rho;
+}
+
+}  // namespace
+
+bool is_automorphism(const System& sys, const SymmetryHints& hints, std::span<const std::uint32_t> perm,
+                     const std::vector<std::uint32_t>& slot_map,
+                     const std::vector<std::vector<std::uint32_t>>& blocks, Deadline* deadline) {
+  const std::size_t P = sys.procs.size();
+  if (perm.size() != P || hints.sema_slot.size() != sys.semas.size()) return false;
+  if (deadline && deadline->poll(sys.semas.size())) return false;
+  const auto rho = sema_renaming(sys, hints, slot_map);
+  if (!rho) return false;
+  for (std::size_t s = 0; s < sys.semas.size(); ++s) {
+    if (sys.semas[static_cast<std::size_t>((*rho)[s])].initial != sys.semas[s].initial) return false;
+  }
+  for (std::size_t p = 0; p < P; ++p) {
+    if (deadline && deadline->poll(sys.procs[p].program.size() + 1)) return false;
+    const Process& a = sys.procs[p];
+    const Process& b = sys.procs[perm[p]];
+    if (a.program.size() != b.program.size() || a.participant != b.participant) return false;
+    // Block by block: the same boundaries, and the same multiset of instructions once
+    // renamed (the order inside an atomic block of movers is not observable) -- unless
+    // a semaphore repeats inside the block, where the order is compared too.
+    for (std::size_t pc = 0; pc < a.program.size();) {
+      const std::size_t end = blocks.at(p).at(pc);
+      if (blocks.at(perm[p]).at(pc) != end) return false;
+      std::vector<Key> mine, image;
+      std::vector<std::int64_t> semas;
+      for (std::size_t i = pc; i < end; ++i) {
+        const Instr& x = a.program[i];
+        const std::int64_t mapped = x.marker == Marker::None ? (*rho)[x.op.sema] : -1;
+        mine.push_back(key_of(x, mapped));
+        image.push_back(key_of(b.program[i], b.program[i].marker == Marker::None ? b.program[i].op.sema : -1));
+        if (x.marker == Marker::None) semas.push_back(x.op.sema);
+      }
+      std::sort(semas.begin(), semas.end());
+      if (std::adjacent_find(semas.begin(), semas.end()) == semas.end()) {
+        std::sort(mine.begin(), mine.end());
+        std::sort(image.begin(), image.end());
+      }
+      if (mine != image) return false;
+      pc = end;
+    }
+    std::vector<std::uint32_t> g;
+    for (std::uint32_t q : a.guarantee) g.push_back(q < perm.size() ? perm[q] : q);
+    std::vector<std::uint32_t> h = b.guarantee;
+    std::sort(g.begin(), g.end());
+    std::sort(h.begin(), h.end());
+    if (g != h) return false;
+  }
+  return true;
+}
+
+std::optional<Symmetry> Symmetry::detect(const System& sys, const SymmetryHints& lay,
+                                         const std::vector<std::vector<std::uint32_t>>& blocks, Deadline* deadline) {
+  const std::uint32_t C = lay.chips, L = lay.leaders;
+  if (C == 0 || L == 0 || lay.leader_proc.size() != std::size_t{C} * L) return std::nullopt;
+  if (!lay.proxy_proc.empty() && lay.proxy_proc.size() != std::size_t{C} * L) return std::nullopt;
+  // Hints are claims: malformed ones (indices out of range, a process in two columns,
+  // semaphores of unknown slots) mean no symmetry, never a read out of bounds (found by
+  // the differential tests' arbitrary hints under ASan).
+  const auto P = static_cast<std::int64_t>(sys.procs.size());
+  std::vector<bool> used(sys.procs.size(), false);
+  for (const auto* v : {&lay.leader_proc, &lay.proxy_proc}) {
+    for (std::int32_t p : *v) {
+      if (p < 0 && v == &lay.proxy_proc) continue;
+      if (p < 0 || p >= P || used[static_cast<std::size_t>(p)]) return std::nullopt;
+      used[static_cast<std::size_t>(p)] = true;
+    }
+  }
+  if (lay.sema_slot.size() != sys.semas.size() || lay.sema_local.size() != sys.semas.size()) return std::nullopt;
+  for (std::int32_t slot : lay.sema_slot) {
+    if (slot >= static_cast<std::int32_t>(C * L)) return std::nullopt;
+  }
+  Symmetry s;
+  s.procs_ = static_cast<std::uint32_t>(sys.procs.size());
+  s.chips_ = C;
+  s.leaders_ = L;
+  s.leader_proc_ = lay.leader_proc;
+  s.proxy_proc_ = lay.proxy_proc.empty() ? std::vector<std::int32_t>(std::size_t{C} * L, -1) : lay.proxy_proc;
+
+  std::vector<std::uint32_t> slot_map(std::size_t{C} * L);
+  auto perm_of = [&](auto&& slot_of) {  // slot_of(c, l) -> (c', l')
+    std::vector<std::uint32_t> perm(s.procs_);
+    std::iota(perm.begin(), perm.end(), 0u);
+    for (std::uint32_t c = 0; c < C; ++c) {
+      for (std::uint32_t l = 0; l < L; ++l) {
+        const auto [c2, l2] = slot_of(c, l);
+        slot_map[c * L + l] = c2 * L + l2;
+        perm[static_cast<std::size_t>(s.leader_proc_[c * L + l])] = static_cast<std::uint32_t>(s.leader_proc_[c2 * L + l2]);
+        const std::int32_t px = s.proxy_proc_[c * L + l];
+        const std::int32_t py = s.proxy_proc_[c2 * L + l2];
+        if ((px < 0) != (py < 0)) return std::vector<std::uint32_t>{};
+        if (px >= 0) perm[static_cast<std::size_t>(px)] = static_cast<std::uint32_t>(py);
+      }
+    }
+    return perm;
+  };
+  // Leader renamings: the adjacent transpositions generate every permutation.
+  for (std::uint32_t l = 0; l + 1 < L; ++l) {
+    const auto perm = perm_of([l](std::uint32_t c, std::uint32_t j) {
+      return std::pair{c, j == l ? l + 1 : j == l + 1 ? l : j};
+    });
+    if (perm.empty() || !is_automorphism(sys, lay, perm, slot_map, blocks, deadline)) return std::nullopt;
+  }
+  // Chip translations, each verified (there are at most C of them).
+  for (std::uint32_t t = 0; t < C; ++t) {
+    bool closed = true;
+    for (std::uint32_t c = 0; c < C; ++c) closed = closed && (c ^ t) < C;
+    if (!closed) continue;
+    const auto perm = perm_of([t](std::uint32_t c, std::uint32_t j) { return std::pair{c ^ t, j}; });
+    if (deadline && deadline->expired()) return std::nullopt;
+    if (t == 0 || (!perm.empty() && is_automorphism(sys, lay, perm, slot_map, blocks, deadline))) s.translations_.push_back(t);
+  }
+  if (L == 1 && s.translations_.size() == 1) return std::nullopt;  // trivial group
+  return s;
+}
+
+std::uint64_t Symmetry::group_size() const {
+  std::uint64_t f = 1;
+  for (std::uint32_t i = 2; i <= leaders_; ++i) f *= i;
+  return f * translations_.size();
+}
+
+void Symmetry::canonicalize(std::span<const std::uint16_t> in, std::span<std::uint16_t> out,
+                            std::span<std::uint32_t> perm) const {
+  const std::uint32_t C = chips_, L = leaders_;
+  const std::uint32_t rows = 2 * C;  // leader pc and proxy pc per chip
+  auto& best = best_;
+  auto& cand = cand_;
+  auto& cols = cols_;
+  auto& best_perm = best_perm_;
+  auto& cand_perm = cand_perm_;
+  auto& order = order_;
+  best.assign(in.begin(), in.end());
+  cand.assign(in.begin(), in.end());
+  best_perm.resize(procs_);
+  cand_perm.resize(procs_);
+  cols.resize(std::size_t{L} * rows);
+  order.resize(L);
+  bool have = false;
+  for (std::uint32_t t : translations_) {
+    // Column l of the translated state: for chip c, the pcs of (c ^ t, l).
+    for (std::uint32_t l = 0; l < L; ++l) {
+      for (std::uint32_t c = 0; c < C; ++c) {
+        const std::uint32_t src = (c ^ t) * L + l;
+        const std::int32_t px = proxy_proc_[src];
+        cols[l * rows + 2 * c] = in[static_cast<std::size_t>(leader_proc_[src])];
+        cols[l * rows + 2 * c + 1] = px >= 0 ? in[static_cast<std::size_t>(px)] : 0;
+      }
+    }
+    std::iota(order.begin(), order.end(), 0u);
+    std::sort(order.begin(), order.end(), [&](std::uint32_t a, std::uint32_t b) {
+      return std::lexicographical_compare(cols.begin() + a * rows, cols.begin() + (a + 1) * rows,
+                                          cols.begin() + b * rows, cols.begin() + (b + 1) * rows);
+    });
+    std::copy(in.begin(), in.end(), cand.begin());
+    std::iota(cand_perm.begin(), cand_perm.end(), 0u);
+    for (std::uint32_t j = 0; j < L; ++j) {
+      const std::uint32_t l = order[j];  // column l lands in slot j
+      for (std::uint32_t c = 0; c < C; ++c) {
+        const std::uint32_t src = (c ^ t) * L + l;
+        const std::uint32_t dst = c * L + j;
+        const auto sp = static_cast<std::size_t>(leader_proc_[src]);
+        const auto dp = static_cast<std::size_t>(leader_proc_[dst]);
+        cand[dp] = in[sp];
+        cand_perm[sp] = static_cast<std::uint32_t>(dp);
+        if (proxy_proc_[src] >= 0) {
+          const auto sx = static_cast<std::size_t>(proxy_proc_[src]);
+          const auto dx = static_cast<std::size_t>(proxy_proc_[dst]);
+          cand[dx] = in[sx];
+          cand_perm[sx] = static_cast<std::uint32_t>(dx);
+        }
+      }
+    }
+    if (!have || cand < best) {
+      best = cand;
+      best_perm = cand_perm;
+      have = true;
+    }
+  }
+  std::copy(best.begin(), best.end(), out.begin());
+  std::copy(best_perm.begin(), best_perm.end(), perm.begin());
+}
+
+}  // namespace neffbar::model

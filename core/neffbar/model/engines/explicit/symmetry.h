@@ -1,0 +1,63 @@
+// Symmetry reduction for composed systems (core/neffbar/model/README.md): leaders with identical programs
+// up to renaming.  The candidate group is
+//   - any permutation of leader indices, applied to every chip at once (leader l of
+//     every chip talks to leader l of its tier partners, so renaming l everywhere
+//     preserves the wiring), and
+//   - chip translations c -> c xor t (the tier partner of c on lane i is c xor 2^i),
+//     for the t that map 0..C-1 onto itself;
+// and it is used only after each generator has been verified to be an automorphism:
+// under the induced semaphore renaming (SymmetryHints say which SP block and id each
+// semaphore has) every process's atomic blocks equal its image's, initial values agree
+// and guarantees map onto guarantees.  Canonical form: for each translation, sort the leader columns
+// (each column = the pcs of leader l and its proxy on every chip) and keep the least.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <span>
+#include <vector>
+
+#include "neffbar/model/engines/budget.h"
+#include "neffbar/model/system/symmetry_hints.h"
+#include "neffbar/model/system/system.h"
+
+namespace neffbar::model {
+
+class Symmetry {
+ public:
+  // nullopt when the hints lay out nothing or a generator is not an automorphism.
+  // `blocks` are the atomic blocks the search executes ([p][pc] -> end): processes
+  // outside the layout (the host) are compared block by block as multisets, since
+  // the order inside an atomic block of commuting actions does not matter.
+  // With a deadline, the verification polls it (it is linear in the programs per
+  // generator, and a 64-chip system has 67 generators); once it has expired detect
+  // returns nullopt and the caller reports the budget.
+  static std::optional<Symmetry> detect(const System& sys, const SymmetryHints& hints,
+                                       const std::vector<std::vector<std::uint32_t>>& blocks,
+                                       Deadline* deadline = nullptr);
+
+  // out = canonical pcs; perm[i] = the slot process i lands in.
+  void canonicalize(std::span<const std::uint16_t> in, std::span<std::uint16_t> out,
+                    std::span<std::uint32_t> perm) const;
+  [[nodiscard]] std::uint64_t group_size() const;
+  // The work of one canonicalize() in the units of Deadline::poll (pcs moved and
+  // compared): translations x (processes + leader columns).  At 64x4 host-CC about
+  // 64 x 770, so the search polls after every few calls.
+  [[nodiscard]] std::uint64_t work() const { return translations_.size() * (procs_ + std::uint64_t{2} * chips_ * leaders_); }
+
+ private:
+  std::uint32_t procs_ = 0, chips_ = 0, leaders_ = 0;
+  std::vector<std::int32_t> leader_proc_, proxy_proc_;
+  std::vector<std::uint32_t> translations_;
+  // Scratch buffers (canonicalize runs millions of times; one checker per thread).
+  mutable std::vector<std::uint16_t> best_, cand_, cols_;
+  mutable std::vector<std::uint32_t> best_perm_, cand_perm_, order_;
+};
+
+// True when `perm` (process i -> perm[i]), with the semaphore renaming induced by
+// `slot_map` (leader slot k -> slot_map[k]), maps the system onto itself block by block.
+bool is_automorphism(const System& sys, const SymmetryHints& hints, std::span<const std::uint32_t> perm,
+                     const std::vector<std::uint32_t>& slot_map,
+                     const std::vector<std::vector<std::uint32_t>>& blocks, Deadline* deadline = nullptr);
+
+}  // namespace neffbar::model

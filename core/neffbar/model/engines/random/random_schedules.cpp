@@ -1,0 +1,247 @@
+// Random schedules (random_schedules.h): PCT priorities over single instructions.
+//
+// A schedule is a function of its priorities and change points, so it is not stored:
+// a counterexample replays it (the schedule of 64x4 x 1000 rounds is ~10^7 steps).
+// Choosing the next process costs O(P / 64) words, not P instruction trials: a process
+// whose next instruction is blocked on semaphore s leaves the candidate set until s
+// changes (only s's value decides whether it is blocked).
+#include <algorithm>
+#include <bit>
+#include <cstdio>
+#include <numeric>
+#include <random>
+
+#include "neffbar/model/engines/block.h"
+#include "neffbar/model/engines/explicit/search.h"
+#include "neffbar/model/engines/random/random_schedules.h"
+
+namespace neffbar::model {
+
+using namespace detail;
+
+namespace {
+
+// The fixed choices of one schedule.
+struct Plan {
+  std::vector<std::uint32_t> prio;    // distinct; the highest enabled runs
+  std::vector<std::uint64_t> change;  // at step change[k], the running process drops to priority k
+  PctChange at_change = PctChange::Lower;  // Keep: the broken scheduler pct_test.cpp must catch
+};
+
+// One schedule in progress: pcs, values, and the processes that may be enabled, as a
+// bit set over priority values.
+class PctRun {
+ public:
+  PctRun(const Compiled& c, Plan plan)
+      : c_(c), plan_(std::move(plan)), pcs_(c.P, 0), vals_(c.init), waiters_(c.init.size()) {
+    std::uint32_t top = 0;
+    for (std::uint32_t p : plan_.prio) top = std::max(top, p);
+    by_prio_.assign(top + 1, kNone);
+    ready_.assign(top / 64 + 1, 0);
+    for (std::uint32_t p = 0; p < c.P; ++p) {
+      by_prio_[plan_.prio[p]] = p;
+      if (c.len[p] > 0) set_ready(p);
+    }
+  }
+
+  // The highest-priority process whose next instruction can run (its result in r), or
+  // kNone.  `work` counts the processes tried.
+  std::uint32_t pick(BlockResult& r, std::uint64_t& work) {
+    for (std::size_t w = ready_.size(); w-- > 0;) {
+      while (ready_[w] != 0) {
+        const auto bitno = static_cast<std::uint32_t>(63 - std::countl_zero(ready_[w]));
+        const std::uint32_t p = by_prio_[w * 64 + bitno];
+        ++work;
+        r = run_block(c_, pcs_.data(), p, pcs_[p] + 1u, vals_);
+        if (r.status != Status::Blocked) return p;
+        ready_[w] &= ~(std::uint64_t{1} << bitno);  // back when its semaphore changes
+        waiters_[c_.sys.procs[p].program[pcs_[p]].op.sema].push_back(p);
+      }
+    }
+    return kNone;
+  }
+
+  // Executes p's next instruction (appending it to trace when given).
+  void fire(std::uint32_t p, std::vector<TraceEntry>* trace = nullptr) {
+    const Instr& in = c_.sys.procs[p].program[pcs_[p]];
+    const std::int32_t before = in.marker == Marker::None ? vals_[in.op.sema] : 0;
+    run_block(c_, pcs_.data(), p, pcs_[p] + 1u, vals_, {trace != nullptr, true, false, trace, static_cast<std::uint32_t>(steps_ + 1)});
+    if (in.marker == Marker::None && vals_[in.op.sema] != before) {
+      for (std::uint32_t q : waiters_[in.op.sema]) set_ready(q);
+      waiters_[in.op.sema].clear();
+    }
+    ++pcs_[p];
+    if (pcs_[p] >= c_.len[p]) clear_ready(p);
+    for (std::uint32_t k = 0; k < plan_.change.size(); ++k) {
+      if (plan_.change[k] == steps_ && plan_.at_change == PctChange::Lower) {  // lower than every initial priority
+        clear_ready(p);
+        by_prio_[plan_.prio[p]] = kNone;
+        plan_.prio[p] = k;
+        by_prio_[k] = p;
+        if (pcs_[p] < c_.len[p]) set_ready(p);
+      }
+    }
+    ++steps_;
+  }
+
+  [[nodiscard]] bool all_done() const {
+    for (std::uint32_t p = 0; p < c_.P; ++p) {
+      if (pcs_[p] < c_.len[p]) return false;
+    }
+    return true;
+  }
+  [[nodiscard]] std::uint64_t steps() const { return steps_; }
+  [[nodiscard]] const std::vector<std::uint32_t>& pcs() const { return pcs_; }
+  [[nodiscard]] std::vector<std::int32_t>& vals() { return vals_; }
+
+ private:
+  void set_ready(std::uint32_t p) { ready_[plan_.prio[p] / 64] |= std::uint64_t{1} << (plan_.prio[p] % 64); }
+  void clear_ready(std::uint32_t p) { ready_[plan_.prio[p] / 64] &= ~(std::uint64_t{1} << (plan_.prio[p] % 64)); }
+
+  const Compiled& c_;
+  Plan plan_;
+  std::vector<std::uint32_t> pcs_;  // 32 bits: the host's program outgrows 16 at 64x4 x 1000 rounds
+  std::vector<std::int32_t> vals_;
+  std::vector<std::vector<std::uint32_t>> waiters_;  // [sema] -> processes blocked on it
+  std::vector<std::uint32_t> by_prio_;               // priority -> process
+  std::vector<std::uint64_t> ready_;                 // bit per priority: may be enabled
+  std::uint64_t steps_ = 0;
+};
+
+std::string seconds_text(double s) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.3g", s);
+  return buf;
+}
+
+}  // namespace
+
+CheckResult random_check(const System& sys, std::uint64_t runs, std::uint64_t seed, std::uint32_t depth,
+                         GuaranteeMode mode, double max_seconds,
+                         const std::function<void(std::uint64_t instructions, double seconds)>& progress,
+                         const SecondsClock& clock, PctChange change_points) {
+  CheckResult res;
+  res.engine = Engine::Random;
+  res.exhaustive = false;
+  std::uint64_t executed = 0;  // over every schedule, for the progress line
+  const PctRun* current = nullptr;
+  Deadline deadline(max_seconds, clock, [&](double t) {
+    if (progress) progress(executed + (current ? current->steps() : 0), t);
+  });
+  const Compiled c(sys, false, false, false);
+  std::mt19937_64 rng(seed);
+  const std::size_t total = instruction_count(sys);
+  // The concrete trace of the first `steps` steps of a schedule, then `last`'s next
+  // instruction (kNone: the state they reach).
+  auto replay = [&](const Plan& plan, std::uint64_t steps, std::uint32_t last, Verdict kind) {
+    Counterexample cex;
+    cex.kind = kind;
+    cex.shortest = false;
+    PctRun run(c, plan);
+    BlockResult r;
+    std::uint64_t ignored = 0;
+    while (run.steps() < steps) run.fire(run.pick(r, ignored), &cex.trace);
+    const std::vector<std::uint32_t>& pcs = run.pcs();
+    if (last != kNone) {
+      std::vector<std::int32_t> probe = run.vals();
+      r = run_block(c, pcs.data(), last, pcs[last] + 1u, probe,
+                    {true, false, false, &cex.trace, static_cast<std::uint32_t>(steps + 1)});
+      cex.what = kind == Verdict::GlobalUnsafe ? r.global_what : r.what;
+    } else {
+      cex.what = kind == Verdict::Deadlock ? deadlock_what(sys, pcs, run.vals()) : residue_what(sys, run.vals());
+    }
+    cex.final_values = run.vals();
+    return cex;
+  };
+  // How long one schedule takes, from the instructions executed so far.
+  auto per_schedule = [&] {
+    const double rate = static_cast<double>(executed) / std::max(deadline.seconds(), 1e-9);
+    return "a whole schedule runs up to " + std::to_string(total) + " instructions, about " +
+           seconds_text(static_cast<double>(total) / std::max(rate, 1.0)) + " s at the " +
+           std::to_string(static_cast<std::uint64_t>(rate)) + " instructions/s measured";
+  };
+  bool departed = false;
+  for (std::uint64_t run = 0; run < runs; ++run) {
+    if (deadline.check()) {
+      res.note = "time budget reached after " + std::to_string(run) + " schedules";
+      break;
+    }
+    ++res.runs;
+    Plan plan;
+    plan.prio.resize(c.P);
+    std::iota(plan.prio.begin(), plan.prio.end(), depth);
+    std::shuffle(plan.prio.begin(), plan.prio.end(), rng);
+    plan.change.resize(depth > 0 ? depth - 1 : 0);
+    for (auto& ch : plan.change) ch = total ? rng() % total : 0;
+    plan.at_change = change_points;
+    PctRun pct(c, plan);
+    current = &pct;
+    std::optional<Verdict> found;
+    std::uint32_t found_proc = kNone;
+    std::uint64_t found_step = 0, global_step = 0;
+    bool global_broken = false;
+    std::uint32_t global_proc = kNone;
+    bool cut = false;
+    for (;;) {
+      std::uint64_t work = 1;
+      BlockResult r;
+      const std::uint32_t best = pct.pick(r, work);
+      if (deadline.poll(work)) {  // a long schedule is bounded too
+        cut = true;
+        break;
+      }
+      if (best == kNone) {
+        if (!pct.all_done()) found = Verdict::Deadlock;
+        else if (pct.vals() != c.init) found = Verdict::NotReusable;
+        found_step = pct.steps();
+        break;
+      }
+      departed = departed || r.departed || r.kind == Verdict::Unsafe;
+      if (r.global_broken && !global_broken) {
+        global_broken = true;
+        global_step = pct.steps();
+        global_proc = best;
+      }
+      if (r.status == Status::Violation) {
+        found = r.kind;
+        found_proc = best;
+        found_step = pct.steps();
+        ++res.states;
+        break;
+      }
+      pct.fire(best);
+    }
+    current = nullptr;
+    executed += pct.steps();
+    res.states += pct.steps();  // instructions executed
+    if (cut) {
+      res.note = "time budget reached inside schedule " + std::to_string(run + 1) + " (after " +
+                 std::to_string(pct.steps()) + " of its instructions; " + per_schedule() + ")";
+      if (!found && !global_broken) break;
+    }
+    if (global_broken) {
+      res.found_mask |= bit(Verdict::GlobalUnsafe);
+      if (!res.global_finding) res.global_finding = replay(plan, global_step, global_proc, Verdict::GlobalUnsafe);
+    }
+    if (!found && global_broken && mode == GuaranteeMode::Global) found = Verdict::GlobalUnsafe;
+    if (found) {
+      res.found_mask |= bit(*found);
+      res.verdict = *found;
+      res.cex = *found == Verdict::GlobalUnsafe ? *res.global_finding : replay(plan, found_step, found_proc, *found);
+      res.note = "random schedule: run " + std::to_string(run) + " of seed " + std::to_string(seed);
+      break;
+    }
+    if (cut) break;
+  }
+  if (total >= (std::size_t{1} << 20) && res.note.find("whole schedule") == std::string::npos) {
+    res.note += (res.note.empty() ? "" : "; ") + per_schedule();
+  }
+  // Random schedules never prove the property: it is broken, unseen, or not reached.
+  res.global = res.global_finding                    ? GlobalStatus::Broken
+               : !departed && failing(res.verdict) ? GlobalStatus::NotReached
+                                                   : GlobalStatus::NotRefuted;
+  res.seconds = deadline.seconds();
+  return res;
+}
+
+}  // namespace neffbar::model

@@ -1,0 +1,28 @@
+// The random engine: PCT-style random schedules of a System (core/neffbar/model/README.md).
+// Finds failures, proves nothing.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+
+#include "neffbar/model/engines/budget.h"
+#include "neffbar/model/system/system.h"
+#include "neffbar/model/system/verdict.h"
+
+namespace neffbar::model {
+
+// What a PCT priority-change point does to the process that just ran: `Lower` (below
+// every initial priority) is PCT.  `Keep` changes nothing, a broken scheduler that the
+// detection-rate test (core/tests/model/pct_test.cpp) must catch.
+enum class PctChange : std::uint8_t { Lower, Keep };
+
+// Random schedules, PCT style: random distinct priorities, `depth`-1 priority-change
+// points per run; the highest-priority enabled process runs.  Finds bugs, proves nothing.
+// The time budget holds inside a schedule too; progress(instructions, seconds) reports
+// every ~1 s, and a schedule cut by the budget says how long a whole one would take.
+CheckResult random_check(const System& sys, std::uint64_t runs, std::uint64_t seed, std::uint32_t depth = 3,
+                         GuaranteeMode mode = GuaranteeMode::Global, double max_seconds = 300,
+                         const std::function<void(std::uint64_t instructions, double seconds)>& progress = {},
+                         const SecondsClock& clock = {}, PctChange change_points = PctChange::Lower);
+
+}  // namespace neffbar::model

@@ -1,0 +1,40 @@
+// One checked scenario: topology + hypotheses -> compose -> lower -> decide (engine.h).
+// The CLI (check and check-configs), the hypothesis matrix, the properties and the
+// fuzz targets all go through here.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "neffbar/model/engines/engine.h"
+#include "neffbar/model/frontend/lowering.h"
+
+namespace neffbar::model {
+
+struct Scenario {
+  Topology topo;
+  Hypotheses hyp;
+  CheckOptions opt;
+  Engine engine = Engine::Auto;
+  std::uint64_t random_runs = 100;  // Engine::Random: schedules
+  std::uint64_t seed = 1;
+  // Non-empty: these configs, one leader each (device barrier only, every leader in every
+  // guarantee), under topo.fabric, topo.lowering and topo.rounds, instead of composing.
+  std::vector<ConfigBytes> configs;
+  [[nodiscard]] EngineOptions engine_options() const;
+};
+
+struct ScenarioResult {
+  System system;
+  CheckResult result;  // result.broke_in_round: the smallest round count that already fails
+};
+
+// The system of the scenario with `rounds` rounds (with its symmetry hints when composed).
+Result<Lowered> build_system(const Scenario& s, std::uint32_t rounds);
+Result<ScenarioResult> run_scenario(const Scenario& s);
+
+// A stable one-line title of a scenario: "2x4 default host-cc rounds=2 ge dec=one per_peer table ..."
+// (an instruction is describe()d, system.h; a scenario is titled)
+std::string scenario_title(const Topology& t, const Hypotheses& h);
+
+}  // namespace neffbar::model

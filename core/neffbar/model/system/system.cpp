@@ -1,0 +1,74 @@
+#include "neffbar/model/system/system.h"
+
+#include "neffbar/hex.h"
+
+namespace neffbar::model {
+
+std::uint32_t SemaSpace::intern(std::uint64_t addr, System& sys) {
+  const std::optional<SemaRef> ref = resolve(mapping_, addr);
+  // Mapped semaphores are keyed by block and index (every window of one semaphore is the
+  // same one); unmapped addresses by themselves, in a map of their own, so no address
+  // can be taken for a mapped semaphore.
+  auto& index = ref ? mapped_ : unmapped_;
+  const std::uint64_t key = ref ? ref->key() : addr;
+  if (const auto it = index.find(key); it != index.end()) return it->second;
+  const auto idx = static_cast<std::uint32_t>(sys.semas.size());
+  std::string name;
+  if (ref) {
+    const auto n = names_.find(ref->block_base);
+    name = (n != names_.end() ? n->second : hex(ref->block_base)) + "#" + std::to_string(ref->index);
+  } else {
+    name = "unmapped:" + hex(addr);
+  }
+  sys.semas.push_back(Semaphore{std::move(name), addr, 0});
+  index.emplace(key, idx);
+  return idx;
+}
+
+Arrivals::Arrivals(const System& sys) : rounds_(sys.rounds), last_(sys.procs.size() * std::size_t{sys.rounds}, kNever) {
+  for (std::size_t q = 0; q < sys.procs.size(); ++q) {
+    const auto& prog = sys.procs[q].program;
+    for (std::uint32_t pc = 0; pc < prog.size(); ++pc) {
+      if (prog[pc].marker == Marker::Arrive && prog[pc].round < rounds_) last_[q * rounds_ + prog[pc].round] = pc;
+    }
+  }
+}
+
+std::string describe(const System& sys, std::uint32_t proc, std::uint32_t pc) {
+  const Process& p = sys.procs[proc];
+  if (pc >= p.program.size()) return p.name + ": (end)";
+  const Instr& in = p.program[pc];
+  std::string s = p.name + ": ";
+  if (in.marker == Marker::Arrive) {
+    s += "ARRIVE";
+  } else if (in.marker == Marker::Depart) {
+    s += "DEPART";
+  } else {
+    const SemaOp& op = in.op;
+    const std::string& sem = sys.semas[op.sema].name;
+    s += std::string(prim_name(op.prim)) + "(" + sem;
+    switch (op.prim) {
+      case Prim::Inc: break;
+      case Prim::IncVal: s += ", +" + std::to_string(op.value); break;
+      case Prim::WaitGeAndDec:
+        s += (sys.compare == Compare::Ge ? " >= " : " > ") + std::to_string(op.value) + ", -" + std::to_string(op.dec);
+        break;
+      case Prim::WaitGe: s += (sys.compare == Compare::Ge ? " >= " : " > ") + std::to_string(op.value); break;
+      case Prim::WaitEqAndInc:
+      case Prim::WaitEqAndClear: s += " == " + std::to_string(op.value); break;
+    }
+    s += ")";
+  }
+  s += "  [round " + std::to_string(in.round);
+  if (in.step != 0xFF) s += ", step " + std::to_string(in.step) + " lane " + std::to_string(in.lane);
+  s += "]";
+  return s;
+}
+
+std::size_t instruction_count(const System& sys) {
+  std::size_t n = 0;
+  for (const Process& p : sys.procs) n += p.program.size();
+  return n;
+}
+
+}  // namespace neffbar::model

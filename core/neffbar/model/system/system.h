@@ -1,0 +1,110 @@
+// The barrier model's system (core/neffbar/model/README.md): processes running straight-line programs of
+// the six semaphore primitives over a shared semaphore space, plus ARRIVE/DEPART
+// markers, and for each process the set of processes whose arrival its departure
+// must follow (its declared guarantee).
+#pragma once
+
+#include <cstdint>
+#include <limits>
+#include <optional>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "neffbar/sema_ids.h"
+#include "neffbar/semaphore.h"
+
+namespace neffbar::model {
+
+// "No process", "no pc", "no round": the engines' sentinel index.
+inline constexpr std::uint32_t kNone = std::numeric_limits<std::uint32_t>::max();
+
+enum class Marker : std::uint8_t { None, Arrive, Depart };
+
+struct Instr {
+  Marker marker = Marker::None;  // None: a semaphore primitive (op)
+  SemaOp op{};
+  std::uint16_t round = 0;       // barrier round this instruction belongs to
+  std::uint8_t step = 0xFF;      // config step it was lowered from (0xFF: handshake / extra)
+  std::uint8_t lane = 0xFF;      // lane within the step
+  bool operator==(const Instr&) const = default;
+};
+
+struct Process {
+  std::string name;                   // "c0.l1", "host", "proxy.c0.l1"
+  std::vector<Instr> program;
+  std::vector<std::uint32_t> guarantee;  // process indices whose arrival precedes our departure
+  bool participant = false;           // a barrier leader (counts for the global property)
+};
+
+struct Semaphore {
+  std::string name;        // "c0.l1#8" (SP of chip 0 leader 1, id 8) or the raw address
+  std::uint64_t addr = 0;  // a representative soc_addr
+  std::int32_t initial = 0;
+};
+
+struct System {
+  std::vector<Process> procs;
+  std::vector<Semaphore> semas;
+  Compare compare = Compare::Ge;
+  std::uint32_t rounds = 1;
+};
+
+// Interns semaphores by identity (address with the window stripped, core/neffbar/README.md "Semaphores").
+class SemaSpace {
+ public:
+  explicit SemaSpace(SemaMapping m) : mapping_(m) {}
+  // Index of the semaphore at `addr`; unmapped addresses become semaphores of their own
+  // (a write nobody reads, a wait nobody signals).
+  std::uint32_t intern(std::uint64_t addr, System& sys);
+  void name_block(std::uint64_t block_base, std::string prefix) { names_[block_base] = std::move(prefix); }
+  [[nodiscard]] const SemaMapping& mapping() const { return mapping_; }
+
+ private:
+  SemaMapping mapping_;
+  std::unordered_map<std::uint64_t, std::uint32_t> mapped_, unmapped_;
+  std::unordered_map<std::uint64_t, std::string> names_;
+};
+
+// Additive effect of an executed primitive (every primitive's effect is fixed once it
+// has released: WaitEqAndClear only releases at value == v, so it removes v).
+constexpr std::int64_t effect(const SemaOp& op) {
+  switch (op.prim) {
+    case Prim::Inc: return 1;
+    case Prim::IncVal: return op.value;
+    case Prim::WaitGeAndDec: return -op.dec;
+    case Prim::WaitGe: return 0;
+    case Prim::WaitEqAndInc: return 1;
+    case Prim::WaitEqAndClear: return -op.value;
+  }
+  return 0;
+}
+
+// "c0.l1: wait_ge_and_dec(c0.l1#12 >= 1, -1)  [step 2 lane 0, round 0]"
+// When a process has arrived: q has arrived in round r once its pc is past its last
+// ARRIVE of round r; rounds >= sys.rounds, and rounds without an ARRIVE, are never
+// arrived.  One table for the explicit search, replay and the Promela export (the
+// persistent engine keeps its own, laid out for its periodic rounds).
+class Arrivals {
+ public:
+  static constexpr std::uint32_t kNever = 0xFFFF'FFFF;
+  explicit Arrivals(const System& sys);
+  // The pc of q's last ARRIVE of round r, or kNever.
+  [[nodiscard]] std::uint32_t last(std::uint32_t q, std::uint32_t r) const {
+    return r < rounds_ ? last_[std::size_t{q} * rounds_ + r] : kNever;
+  }
+  [[nodiscard]] bool arrived(std::uint32_t q, std::uint32_t r, std::uint32_t pc) const {
+    const std::uint32_t a = last(q, r);
+    return a != kNever && pc > a;
+  }
+
+ private:
+  std::uint32_t rounds_;
+  std::vector<std::uint32_t> last_;  // [q * rounds + r]
+};
+
+std::string describe(const System& sys, std::uint32_t proc, std::uint32_t pc);
+// Total instruction count (for budgets and progress output).
+std::size_t instruction_count(const System& sys);
+
+}  // namespace neffbar::model

@@ -426,7 +426,7 @@ void add_model_commands(CLI::App& app, Run& run) {
   hy->add_flag("--small", hj->small, "Only the 1x4 and 2x2 topologies (quick)");
   hy->add_flag("--full", hj->full,
                "Every chips 1..64 x leaders 1..4 x fabric x host-CC x lowering x wiring at 1 round, and a rounds "
-               "sample, decided exactly by the persistent engine (about a minute)");
+               "sample, decided exactly by the persistent engine (about 20 s on one core)");
   hy->callback([hj, &run] {
     if (hj->small && hj->full) return void(run.exit_code = fail_usage(Error{Errc::InvalidArgument, "--full", "not with --small", "--small"}));
     MatrixOptions mo;

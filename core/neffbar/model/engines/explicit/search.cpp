@@ -6,6 +6,7 @@
 
 #include "neffbar/model/engines/block.h"
 #include "neffbar/model/engines/explicit/search.h"
+#include "neffbar/model/engines/explicit/state_set.h"
 #include "neffbar/model/engines/explicit/symmetry.h"
 
 namespace neffbar::model {
@@ -13,90 +14,6 @@ namespace {
 
 using namespace detail;
 
-// ------------------------------------------------------------------ state set ----
-// The visited set is also the BFS queue (states are expanded in insertion order) and
-// holds each state's parent and the slot that led to it.  The pcs live in chunks of
-// about 1 MiB, so growing never copies them (a doubling vector of 2 GiB would need
-// 6 GiB for a moment), and bytes() / next_growth() let the search stop before the
-// memory budget is passed.
-class StateSet {
- public:
-  // Starts small (most checks are small; a big first table costs page faults on every
-  // call) and doubles at half load.
-  explicit StateSet(std::uint32_t width) : width_(width), table_(1u << 8, 0) {
-    while (shift_ > 0 && (std::size_t{2} << shift_) * std::max(width_, 1u) > kChunkBytes) --shift_;
-  }
-
-  // (index, inserted)
-  std::pair<std::uint32_t, bool> insert(const std::uint16_t* pcs, std::uint32_t parent, std::uint16_t via) {
-    if ((std::uint64_t{count_} + 1) * 2 > table_.size()) grow();
-    const std::uint64_t mask = table_.size() - 1;
-    for (std::uint64_t h = hash(pcs) & mask;; h = (h + 1) & mask) {
-      const std::uint32_t slot = table_[h];
-      if (slot == 0) {
-        if ((count_ >> shift_) == chunks_.size()) {
-          chunks_.emplace_back();
-          chunks_.back().reserve(std::size_t{width_} << shift_);
-        }
-        if (parent_.size() == parent_.capacity()) {
-          parent_.reserve(parent_.size() * 2 + 256);
-          via_.reserve(parent_.capacity());
-        }
-        chunks_.back().insert(chunks_.back().end(), pcs, pcs + width_);
-        parent_.push_back(parent);
-        via_.push_back(via);
-        table_[h] = ++count_;
-        return {count_ - 1, true};
-      }
-      if (std::equal(pcs, pcs + width_, at(slot - 1))) return {slot - 1, false};
-    }
-  }
-  [[nodiscard]] const std::uint16_t* at(std::uint32_t i) const {
-    return chunks_[i >> shift_].data() + std::size_t{i & ((1u << shift_) - 1)} * width_;
-  }
-  [[nodiscard]] std::uint32_t size() const { return count_; }
-  [[nodiscard]] const std::vector<std::uint32_t>& parents() const { return parent_; }
-  [[nodiscard]] const std::vector<std::uint16_t>& vias() const { return via_; }
-  // What the set holds now, and the most one more insert can add for a moment (a
-  // table doubling keeps the old table until the new one is filled).
-  [[nodiscard]] std::uint64_t bytes() const {
-    return std::uint64_t{chunks_.size()} * (std::uint64_t{width_} << shift_) * 2 + table_.capacity() * 4 +
-           parent_.capacity() * 4 + via_.capacity() * 2;
-  }
-  [[nodiscard]] std::uint64_t next_growth() const {
-    return std::max({table_.size() * 8, (std::uint64_t{width_} << shift_) * 2, parent_.capacity() * 12 + 1536});
-  }
-
- private:
-  static constexpr std::size_t kChunkBytes = std::size_t{1} << 20;
-  [[nodiscard]] std::uint64_t hash(const std::uint16_t* pcs) const {
-    std::uint64_t h = 0x9E3779B97F4A7C15ull ^ width_;
-    for (std::uint32_t i = 0; i < width_; ++i) {
-      h = (h ^ pcs[i]) * 0xBF58476D1CE4E5B9ull;
-      h ^= h >> 29;
-    }
-    return h ^ (h >> 32);
-  }
-  void grow() {
-    std::vector<std::uint32_t> old(table_.size() * 2, 0);
-    old.swap(table_);
-    const std::uint64_t mask = table_.size() - 1;
-    for (std::uint32_t i = 0; i < count_; ++i) {
-      std::uint64_t h = hash(at(i)) & mask;
-      while (table_[h] != 0) h = (h + 1) & mask;
-      table_[h] = i + 1;
-    }
-  }
-  std::uint32_t width_;
-  std::uint32_t shift_ = 19;  // states per chunk: 2^shift_, about kChunkBytes of pcs
-  std::uint32_t count_ = 0;
-  std::vector<std::vector<std::uint16_t>> chunks_;
-  std::vector<std::uint32_t> parent_;
-  std::vector<std::uint16_t> via_;
-  std::vector<std::uint32_t> table_;
-};
-
-// What the search found and where: rebuilt concretely by rebuild().
 struct Finding {
   Verdict kind = Verdict::Ok;
   std::uint32_t state = 0;
@@ -174,6 +91,186 @@ Counterexample rebuild(const Compiled& c, const std::vector<std::uint32_t>& pare
   return cex;
 }
 
+// ------------------------------------------------------------------- the search ----
+// What the search loop saw; the verdict is assembled from it (verdict_of()).
+struct Findings {
+  std::optional<Finding> failure, global, not_reusable;
+  bool any_depart = false, stopped_early = false, line_broken = false, past_unsafe_unexplored = false;
+  std::uint32_t found_mask = 0;
+  std::uint64_t transitions = 0;
+  std::string stop;  // why the search stopped before it finished (empty: it did not)
+};
+
+// Breadth-first over the visited set (which is also the queue), each state expanded
+// by every process's next atomic block, or by one invisible block (partial order).
+class Search {
+  // (first: the members below are built from them)
+  const Compiled& c_;
+  const CheckOptions& opt_;
+  const std::optional<Symmetry>& sym_;
+  const bool por_;
+  Deadline& deadline_;
+  const std::uint64_t fixed_bytes_;
+  std::uint32_t& states_seen_;
+  const std::uint64_t canon_work_;
+
+ public:
+  Search(const Compiled& c, const CheckOptions& opt, const std::optional<Symmetry>& sym, bool por,
+         Deadline& deadline, std::uint64_t fixed_bytes, std::uint32_t& states_seen)
+      : c_(c), opt_(opt), sym_(sym), por_(por), deadline_(deadline), fixed_bytes_(fixed_bytes),
+        states_seen_(states_seen), canon_work_(sym ? sym->work() : 0), states(c.P), cur_(c.P), next_(c.P),
+        canon_(c.P), perm_(c.P) {}
+
+  void run() {
+    std::fill(next_.begin(), next_.end(), 0);
+    add(0, 0);
+    try {
+      for (std::uint32_t i = 0; i < states.size() && f.stop.empty(); ++i) {
+        if (!expand(i)) break;
+      }
+    } catch (const std::bad_alloc&) {
+      // The estimate in add() counts what the search owns; the allocator can still refuse
+      // first (ulimit -v, other processes).  Every structure is as it was before the
+      // failed allocation, so what was found stands.
+      f.stop = "out of memory after " + std::to_string(states.size()) +
+               " states (the allocator refused; lower --max-memory below what this process may allocate)";
+    }
+  }
+
+  Findings f;
+  StateSet states;
+
+ private:
+  void add(std::uint32_t from, std::uint32_t slot) {
+    const std::uint16_t* key = next_.data();
+    if (sym_) {
+      sym_->canonicalize(next_, canon_, perm_);
+      key = canon_.data();
+    }
+    if (states.bytes() + states.next_growth() + fixed_bytes_ > opt_.max_memory) {
+      f.stop = "memory budget exhausted (" + std::to_string(opt_.max_memory >> 20) + " MiB: the visited set holds " +
+               std::to_string(states.bytes() >> 20) + " MiB)";
+      return;
+    }
+    const auto [idx, fresh] = states.insert(key, from, static_cast<std::uint16_t>(slot));
+    states_seen_ = states.size();
+    if (fresh && states.size() > opt_.max_states) f.stop = "state budget exhausted";
+    if (deadline_.poll(canon_work_ + c_.P) && f.stop.empty()) f.stop = "time budget exhausted";
+  }
+
+  // The successor of cur_ by p's block that ends at `end`.
+  void add_successor(std::uint32_t i, std::uint32_t p, std::uint32_t end) {
+    std::copy(cur_.begin(), cur_.end(), next_.begin());
+    next_[p] = static_cast<std::uint16_t>(end);
+    add(i, p);
+  }
+
+  // Partial-order reduction: a block with no marker whose actions are all movers is
+  // invisible and independent of every other process's actions (see search.h), so
+  // {that block} is a persistent set; the state graph is acyclic (pcs only grow), so
+  // no cycle proviso is needed.  True when such a block was taken.
+  bool expand_ample(std::uint32_t i) {
+    for (std::uint32_t p = 0; p < c_.P; ++p) {
+      if (cur_[p] >= c_.len[p] || !c_.ample_ok[p][cur_[p]]) continue;
+      const std::uint32_t end = c_.block_end[p][cur_[p]];
+      if (run_block(c_, cur_.data(), p, end, vals_).status != Status::Fired) continue;
+      ++f.transitions;
+      add_successor(i, p, end);
+      return true;
+    }
+    return false;
+  }
+
+  // Expands state i; false when the search stops here (its first failure).
+  bool expand(std::uint32_t i) {
+    std::copy_n(states.at(i), c_.P, cur_.begin());
+    c_.values(cur_.data(), vals_);
+    const bool ample = por_ && expand_ample(i);
+    bool any = ample, all_done = !ample;
+    for (std::uint32_t p = 0; p < c_.P && !ample && f.stop.empty(); ++p) {
+      if (cur_[p] >= c_.len[p]) continue;
+      all_done = false;
+      const std::uint32_t end = c_.block_end[p][cur_[p]];
+      const BlockResult r = run_block(c_, cur_.data(), p, end, vals_, {.keep_going = opt_.collect_all});
+      if (deadline_.poll(end - cur_[p] + 1) && f.stop.empty()) f.stop = "time budget exhausted";
+      if (r.status == Status::Blocked) continue;
+      any = true;
+      if (!record(i, p, r)) add_successor(i, p, end);
+    }
+    if (!f.stop.empty()) return false;  // this state was not expanded completely: decide nothing from it
+    if (!any && !all_done) {
+      f.found_mask |= bit(Verdict::Deadlock);
+      if (!f.failure) f.failure = Finding{Verdict::Deadlock, i, kNone};
+    }
+    if (all_done && vals_ != c_.init) {
+      f.found_mask |= bit(Verdict::NotReusable);
+      if (!f.not_reusable) f.not_reusable = Finding{Verdict::NotReusable, i, kNone};
+    }
+    if (f.failure && !opt_.collect_all) {
+      // States past a broken guarantee were not explored either (its DEPART added none),
+      // whichever failure came first (found by the reference checker: an OVERFLOW first).
+      f.stopped_early = i + 1 < states.size() || f.past_unsafe_unexplored;
+      return false;
+    }
+    return true;
+  }
+
+  // Records what p's block did from state i; true when it ended in a violation (no successor).
+  bool record(std::uint32_t i, std::uint32_t p, const BlockResult& r) {
+    if (r.unsafe) {
+      f.found_mask |= bit(Verdict::Unsafe);
+      if (!f.failure) f.failure = Finding{Verdict::Unsafe, i, p, r.culprit};
+    }
+    f.any_depart = f.any_depart || r.departed;
+    f.line_broken = f.line_broken || r.before_a_participant;
+    ++f.transitions;
+    if (r.global_broken && !f.global) f.global = Finding{Verdict::GlobalUnsafe, i, p};
+    if (r.global_broken) f.found_mask |= bit(Verdict::GlobalUnsafe);
+    if (r.status != Status::Violation) return false;
+    f.found_mask |= bit(r.kind);
+    if (!f.failure) f.failure = Finding{r.kind, i, p, r.culprit};
+    f.any_depart = f.any_depart || r.kind == Verdict::Unsafe;
+    f.past_unsafe_unexplored = f.past_unsafe_unexplored || r.kind == Verdict::Unsafe;
+    return true;
+  }
+
+  std::vector<std::uint16_t> cur_, next_, canon_;
+  std::vector<std::uint32_t> perm_;
+  std::vector<std::int32_t> vals_;
+};
+
+// The verdict from what the search saw.  Severity order: a stopping failure, then
+// residues, then the global property.  A violation found before a budget ran out is the
+// verdict all the same (it is a concrete run); only the search's completeness is lost.
+// Under collect_all the answer is the mask of every kind, so an unfinished search stays
+// BUDGET (its mask is incomplete: the differential tests skip it).
+void verdict_of(const Compiled& c, const CheckOptions& opt, const std::optional<Symmetry>& sym, const Search& s,
+                CheckResult& res) {
+  const Findings& f = s.f;
+  res.states = s.states.size();
+  res.transitions = f.transitions;
+  res.found_mask = f.found_mask;
+  std::optional<Finding> chosen = f.failure ? f.failure : f.not_reusable;
+  if (!chosen && f.global && opt.guarantee == GuaranteeMode::Global) chosen = f.global;
+  if (!f.stop.empty() && opt.collect_all) chosen.reset();
+  if (!f.stop.empty()) {
+    res.exhaustive = false;
+    res.note = chosen ? f.stop + " after the violation was found: the violation is real, but the search did not "
+                                 "finish, so other kinds of violation may be missed"
+                      : f.stop;
+  }
+  res.verdict = chosen ? chosen->kind : f.stop.empty() ? Verdict::Ok : Verdict::Budget;
+  if (chosen) res.cex = rebuild(c, s.states.parents(), s.states.vias(), sym, *chosen);
+  if (f.global) res.global_finding = rebuild(c, s.states.parents(), s.states.vias(), sym, *f.global);
+  // The global line, never contradicting the verdict: a departure before a participant's
+  // arrival breaks it whether or not the guarantee held (an UNSAFE whose culprit is not
+  // a participant can break it through another process: found by the reference checker).
+  res.global = f.global || f.line_broken               ? GlobalStatus::Broken
+               : !f.stop.empty() || f.stopped_early ? GlobalStatus::Unknown
+               : f.any_depart                         ? GlobalStatus::Holds
+                                                      : GlobalStatus::NotReached;
+}
+
 }  // namespace
 
 CheckResult explicit_search(const System& sys, const CheckOptions& opt) {
@@ -183,169 +280,39 @@ CheckResult explicit_search(const System& sys, const CheckOptions& opt) {
   Deadline deadline(opt.max_seconds, opt.clock, [&](double t) {
     if (opt.progress) opt.progress(states_seen, t);
   });
-  // The visited set stores 16-bit pcs: longer programs are refused before any work.
-  const bool too_long = std::any_of(sys.procs.begin(), sys.procs.end(),
-                                    [](const Process& p) { return p.program.size() >= 0xFFFF; });
-  const auto too_large = [&](std::string why) {
-    res.verdict = Verdict::Budget;
-    res.exhaustive = false;
-    res.note = "too large for the explicit search: " + why;
-    res.seconds = deadline.seconds();
-    return res;
-  };
-  if (too_long) return too_large("a program is longer than 65534 instructions");
-  const Compiled c(sys, opt.reduce);
-  if (c.prefix_entries > kMaxPrefixEntries) {
-    return too_large("its value tables would need " + std::to_string(c.prefix_entries * 8 >> 20) + " MiB");
-  }
-  const std::uint64_t fixed_bytes = std::uint64_t{c.prefix_entries} * 8;
-  if (fixed_bytes > opt.max_memory) {
-    return too_large("its value tables need " + std::to_string(fixed_bytes >> 20) + " MiB, more than the memory budget");
-  }
-  const auto out_of_time = [&](const char* where) {
+  const auto stopped = [&](std::string note) {
     res.verdict = Verdict::Budget;
     res.exhaustive = false;
     res.global = GlobalStatus::Unknown;
-    res.note = std::string("time budget exhausted ") + where;
+    res.note = std::move(note);
     res.seconds = deadline.seconds();
     return res;
   };
-  if (deadline.check()) return out_of_time("before the search started");
+  // The visited set stores 16-bit pcs: longer programs are refused before any work.
+  const bool too_long = std::any_of(sys.procs.begin(), sys.procs.end(),
+                                    [](const Process& p) { return p.program.size() >= 0xFFFF; });
+  const std::string too_large = "too large for the explicit search: ";
+  if (too_long) return stopped(too_large + "a program is longer than 65534 instructions");
+  const Compiled c(sys, opt.reduce);
+  if (c.prefix_entries > kMaxPrefixEntries) {
+    return stopped(too_large + "its value tables would need " + std::to_string(c.prefix_entries * 8 >> 20) + " MiB");
+  }
+  const std::uint64_t fixed_bytes = std::uint64_t{c.prefix_entries} * 8;
+  if (fixed_bytes > opt.max_memory) {
+    return stopped(too_large + "its value tables need " + std::to_string(fixed_bytes >> 20) +
+                   " MiB, more than the memory budget");
+  }
+  if (deadline.check()) return stopped("time budget exhausted before the search started");
   const std::optional<Symmetry> sym =
       opt.symmetry && opt.reduce ? Symmetry::detect(sys, opt.symmetry_hints, c.block_end, &deadline) : std::nullopt;
-  if (deadline.expired()) return out_of_time("while verifying the symmetry");
+  if (deadline.expired()) return stopped("time budget exhausted while verifying the symmetry");
   res.symmetry_used = sym.has_value();
   if (sym) res.symmetry_group = sym->group_size();
-  const bool por = opt.reduce && opt.por && !c.overflow_possible;
-  res.por_used = por;
-  const std::uint64_t canon_work = sym ? sym->work() : 0;
+  res.por_used = opt.reduce && opt.por && !c.overflow_possible;
 
-  StateSet states(c.P);
-  std::vector<std::uint16_t> cur(c.P), next(c.P), canon(c.P);
-  std::vector<std::uint32_t> perm(c.P);
-  std::vector<std::int32_t> vals;
-  // Why the search stopped before it finished (empty: it did not).
-  std::string stop;
-  auto add = [&](std::uint32_t from, std::uint32_t slot) {
-    const std::uint16_t* key = next.data();
-    if (sym) {
-      sym->canonicalize(next, canon, perm);
-      key = canon.data();
-    }
-    if (states.bytes() + states.next_growth() + fixed_bytes > opt.max_memory) {
-      stop = "memory budget exhausted (" + std::to_string(opt.max_memory >> 20) + " MiB: the visited set holds " +
-             std::to_string(states.bytes() >> 20) + " MiB)";
-      return;
-    }
-    const auto [idx, fresh] = states.insert(key, from, static_cast<std::uint16_t>(slot));
-    states_seen = states.size();
-    if (fresh && states.size() > opt.max_states) stop = "state budget exhausted";
-    if (deadline.poll(canon_work + c.P) && stop.empty()) stop = "time budget exhausted";
-  };
-  std::fill(next.begin(), next.end(), 0);
-  add(0, 0);
-
-  std::optional<Finding> failure, global;
-  std::optional<Finding> not_reusable;
-  bool any_depart = false, stopped_early = false, line_broken = false, past_unsafe_unexplored = false;
-  try {
-    for (std::uint32_t i = 0; i < states.size() && stop.empty(); ++i) {
-      std::copy_n(states.at(i), c.P, cur.begin());
-      c.values(cur.data(), vals);
-      bool any = false, all_done = true, ample = false;
-      // Partial-order reduction: a block with no marker whose actions are all movers is
-      // invisible and independent of every other process's actions (see search.h), so
-      // {that block} is a persistent set; the state graph is acyclic (pcs only grow), so
-      // no cycle proviso is needed.
-      if (por) {
-        for (std::uint32_t p = 0; p < c.P && !ample; ++p) {
-          if (cur[p] >= c.len[p] || !c.ample_ok[p][cur[p]]) continue;
-          const std::uint32_t end = c.block_end[p][cur[p]];
-          if (run_block(c, cur.data(), p, end, vals).status != Status::Fired) continue;
-          ample = any = true;
-          all_done = false;
-          ++res.transitions;
-          std::copy(cur.begin(), cur.end(), next.begin());
-          next[p] = static_cast<std::uint16_t>(end);
-          add(i, p);
-        }
-      }
-      for (std::uint32_t p = 0; p < c.P && !ample && stop.empty(); ++p) {
-        if (cur[p] >= c.len[p]) continue;
-        all_done = false;
-        const std::uint32_t end = c.block_end[p][cur[p]];
-        const BlockResult r = run_block(c, cur.data(), p, end, vals, {.keep_going = opt.collect_all});
-        if (deadline.poll(end - cur[p] + 1) && stop.empty()) stop = "time budget exhausted";
-        if (r.status == Status::Blocked) continue;
-        any = true;
-        if (r.unsafe) {
-          res.found_mask |= bit(Verdict::Unsafe);
-          if (!failure) failure = Finding{Verdict::Unsafe, i, p, r.culprit};
-        }
-        any_depart = any_depart || r.departed;
-        line_broken = line_broken || r.before_a_participant;
-        ++res.transitions;
-        if (r.global_broken && !global) global = Finding{Verdict::GlobalUnsafe, i, p};
-        if (r.global_broken) res.found_mask |= bit(Verdict::GlobalUnsafe);
-        if (r.status == Status::Violation) {
-          res.found_mask |= bit(r.kind);
-          if (!failure) failure = Finding{r.kind, i, p, r.culprit};
-          any_depart = any_depart || r.kind == Verdict::Unsafe;
-          past_unsafe_unexplored = past_unsafe_unexplored || r.kind == Verdict::Unsafe;
-          continue;
-        }
-        std::copy(cur.begin(), cur.end(), next.begin());
-        next[p] = static_cast<std::uint16_t>(end);
-        add(i, p);
-      }
-      if (!stop.empty()) break;  // this state was not expanded completely: decide nothing from it
-      if (!any && !all_done) {
-        res.found_mask |= bit(Verdict::Deadlock);
-        if (!failure) failure = Finding{Verdict::Deadlock, i, kNone};
-      }
-      if (all_done && vals != c.init) {
-        res.found_mask |= bit(Verdict::NotReusable);
-        if (!not_reusable) not_reusable = Finding{Verdict::NotReusable, i, kNone};
-      }
-      if (failure && !opt.collect_all) {
-        // States past a broken guarantee were not explored either (its DEPART added none),
-        // whichever failure came first (found by the reference checker: an OVERFLOW first).
-        stopped_early = i + 1 < states.size() || past_unsafe_unexplored;
-        break;
-      }
-    }
-  } catch (const std::bad_alloc&) {
-    // The estimate above counts what the search owns; the allocator can still refuse
-    // first (ulimit -v, other processes).  Every structure is as it was before the
-    // failed allocation, so what was found stands.
-    stop = "out of memory after " + std::to_string(states.size()) +
-           " states (the allocator refused; lower --max-memory below what this process may allocate)";
-  }
-  res.states = states.size();
-  // Severity order: a stopping failure, then residues, then the global property.  A
-  // violation found before a budget ran out is the verdict all the same (it is a
-  // concrete run); only the search's completeness is lost.
-  // Under collect_all the answer is the mask of every kind, so an unfinished search
-  // stays BUDGET (its mask is incomplete: the differential tests skip it).
-  std::optional<Finding> chosen = failure ? failure : not_reusable;
-  if (!chosen && global && opt.guarantee == GuaranteeMode::Global) chosen = global;
-  if (!stop.empty() && opt.collect_all) chosen.reset();
-  if (!stop.empty()) {
-    res.exhaustive = false;
-    res.note = chosen ? stop + " after the violation was found: the violation is real, but the search did not "
-                               "finish, so other kinds of violation may be missed"
-                      : stop;
-  }
-  res.verdict = chosen ? chosen->kind : stop.empty() ? Verdict::Ok : Verdict::Budget;
-  if (chosen) res.cex = rebuild(c, states.parents(), states.vias(), sym, *chosen);
-  if (global) res.global_finding = rebuild(c, states.parents(), states.vias(), sym, *global);
-  // The global line, never contradicting the verdict: a departure before a participant's
-  // arrival breaks it whether or not the guarantee held (an UNSAFE whose culprit is not
-  // a participant can break it through another process: found by the reference checker).
-  res.global = global || line_broken              ? GlobalStatus::Broken
-               : !stop.empty() || stopped_early ? GlobalStatus::Unknown
-               : any_depart                       ? GlobalStatus::Holds
-                                                  : GlobalStatus::NotReached;
+  Search search(c, opt, sym, res.por_used, deadline, fixed_bytes, states_seen);
+  search.run();
+  verdict_of(c, opt, sym, search, res);
   res.seconds = deadline.seconds();
   return res;
 }

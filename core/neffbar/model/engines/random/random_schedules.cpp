@@ -114,6 +114,66 @@ std::string seconds_text(double s) {
   return buf;
 }
 
+// A PCT plan: distinct random priorities from `depth` up, and depth-1 change points
+// among the instructions.
+Plan make_plan(std::uint32_t procs, std::uint32_t depth, std::size_t total, std::mt19937_64& rng,
+               PctChange change_points) {
+  Plan plan;
+  plan.prio.resize(procs);
+  std::iota(plan.prio.begin(), plan.prio.end(), depth);
+  std::shuffle(plan.prio.begin(), plan.prio.end(), rng);
+  plan.change.resize(depth > 0 ? depth - 1 : 0);
+  for (auto& ch : plan.change) ch = total ? rng() % total : 0;
+  plan.at_change = change_points;
+  return plan;
+}
+
+// What one schedule ran into.
+struct Outcome {
+  std::optional<Verdict> found;
+  std::uint32_t found_proc = kNone;
+  std::uint64_t found_step = 0;
+  bool global_broken = false;
+  std::uint32_t global_proc = kNone;
+  std::uint64_t global_step = 0;
+  bool departed = false;  // someone departed (or an UNSAFE DEPART was refused)
+  bool cut = false;       // the time budget ended it
+};
+
+// Runs one schedule to its end: the first violation, a state where nobody can move, or
+// the time budget.
+Outcome run_schedule(const Compiled& c, PctRun& pct, Deadline& deadline) {
+  Outcome o;
+  for (;;) {
+    std::uint64_t work = 1;
+    BlockResult r;
+    const std::uint32_t best = pct.pick(r, work);
+    if (deadline.poll(work)) {  // a long schedule is bounded too
+      o.cut = true;
+      return o;
+    }
+    if (best == kNone) {
+      if (!pct.all_done()) o.found = Verdict::Deadlock;
+      else if (pct.vals() != c.init) o.found = Verdict::NotReusable;
+      o.found_step = pct.steps();
+      return o;
+    }
+    o.departed = o.departed || r.departed || r.kind == Verdict::Unsafe;
+    if (r.global_broken && !o.global_broken) {
+      o.global_broken = true;
+      o.global_step = pct.steps();
+      o.global_proc = best;
+    }
+    if (r.status == Status::Violation) {
+      o.found = r.kind;
+      o.found_proc = best;
+      o.found_step = pct.steps();
+      return o;
+    }
+    pct.fire(best);
+  }
+}
+
 }  // namespace
 
 CheckResult random_check(const System& sys, std::uint64_t runs, std::uint64_t seed, std::uint32_t depth,
@@ -167,71 +227,34 @@ CheckResult random_check(const System& sys, std::uint64_t runs, std::uint64_t se
       break;
     }
     ++res.runs;
-    Plan plan;
-    plan.prio.resize(c.P);
-    std::iota(plan.prio.begin(), plan.prio.end(), depth);
-    std::shuffle(plan.prio.begin(), plan.prio.end(), rng);
-    plan.change.resize(depth > 0 ? depth - 1 : 0);
-    for (auto& ch : plan.change) ch = total ? rng() % total : 0;
-    plan.at_change = change_points;
+    const Plan plan = make_plan(c.P, depth, total, rng, change_points);
     PctRun pct(c, plan);
     current = &pct;
-    std::optional<Verdict> found;
-    std::uint32_t found_proc = kNone;
-    std::uint64_t found_step = 0, global_step = 0;
-    bool global_broken = false;
-    std::uint32_t global_proc = kNone;
-    bool cut = false;
-    for (;;) {
-      std::uint64_t work = 1;
-      BlockResult r;
-      const std::uint32_t best = pct.pick(r, work);
-      if (deadline.poll(work)) {  // a long schedule is bounded too
-        cut = true;
-        break;
-      }
-      if (best == kNone) {
-        if (!pct.all_done()) found = Verdict::Deadlock;
-        else if (pct.vals() != c.init) found = Verdict::NotReusable;
-        found_step = pct.steps();
-        break;
-      }
-      departed = departed || r.departed || r.kind == Verdict::Unsafe;
-      if (r.global_broken && !global_broken) {
-        global_broken = true;
-        global_step = pct.steps();
-        global_proc = best;
-      }
-      if (r.status == Status::Violation) {
-        found = r.kind;
-        found_proc = best;
-        found_step = pct.steps();
-        ++res.states;
-        break;
-      }
-      pct.fire(best);
-    }
+    const Outcome o = run_schedule(c, pct, deadline);
+    std::optional<Verdict> found = o.found;
+    departed = departed || o.departed;
+    if (o.found && o.found_proc != kNone) ++res.states;  // the violating instruction ran too
     current = nullptr;
     executed += pct.steps();
     res.states += pct.steps();  // instructions executed
-    if (cut) {
+    if (o.cut) {
       res.note = "time budget reached inside schedule " + std::to_string(run + 1) + " (after " +
                  std::to_string(pct.steps()) + " of its instructions; " + per_schedule() + ")";
-      if (!found && !global_broken) break;
+      if (!found && !o.global_broken) break;
     }
-    if (global_broken) {
+    if (o.global_broken) {
       res.found_mask |= bit(Verdict::GlobalUnsafe);
-      if (!res.global_finding) res.global_finding = replay(plan, global_step, global_proc, Verdict::GlobalUnsafe);
+      if (!res.global_finding) res.global_finding = replay(plan, o.global_step, o.global_proc, Verdict::GlobalUnsafe);
     }
-    if (!found && global_broken && mode == GuaranteeMode::Global) found = Verdict::GlobalUnsafe;
+    if (!found && o.global_broken && mode == GuaranteeMode::Global) found = Verdict::GlobalUnsafe;
     if (found) {
       res.found_mask |= bit(*found);
       res.verdict = *found;
-      res.cex = *found == Verdict::GlobalUnsafe ? *res.global_finding : replay(plan, found_step, found_proc, *found);
+      res.cex = *found == Verdict::GlobalUnsafe ? *res.global_finding : replay(plan, o.found_step, o.found_proc, *found);
       res.note = "random schedule: run " + std::to_string(run) + " of seed " + std::to_string(seed);
       break;
     }
-    if (cut) break;
+    if (o.cut) break;
   }
   if (total >= (std::size_t{1} << 20) && res.note.find("whole schedule") == std::string::npos) {
     res.note += (res.note.empty() ? "" : "; ") + per_schedule();

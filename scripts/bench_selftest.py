@@ -357,7 +357,7 @@ def test_bad_input(check, tmp):
     hostile = write("a\x1bb.json", "x")
     rc, _, err = script("bench-compare", good, hostile)
     check(rc == 2 and "a\\x1bb.json: not JSON" in err and "\x1b" not in err, "bench-compare escapes a control character in a file name")
-    for args, expect in ((["--threshold", "abc"], "argument --threshold: expected a positive number, got 'abc'"),
+    for args, expect in ((["--threshold", "abc"], "argument --threshold: expected a positive decimal number, got 'abc'"),
                          (["--threshold", "0"], "--threshold"), (["--threshold", "inf"], "--threshold"),
                          (["--count-threshold", "-2"], "argument --count-threshold"), (["--bogus"], "unrecognized"),
                          ([], "required")):

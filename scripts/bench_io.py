@@ -183,6 +183,7 @@ def run(prog, main, argv):
     except BadInput as e:
         print(f"{prog}: {e}", file=sys.stderr)
         return EXIT_BAD
-    except OSError as e:
-        print(f"{prog}: {BadInput(e.filename or '?', (e.strerror or str(e)).lower())}", file=sys.stderr)
+    except OSError as e:  # a broken pipe has no file name: it is the output
+        where = e.filename or ("stdout" if isinstance(e, BrokenPipeError) else "?")
+        print(f"{prog}: {BadInput(where, (e.strerror or str(e)).lower())}", file=sys.stderr)
         return EXIT_BAD

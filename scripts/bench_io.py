@@ -163,6 +163,28 @@ class Parser(argparse.ArgumentParser):
     def error(self, message):
         self.exit(EXIT_BAD, f"{self.prog}: {shown(message)} (--help)\n")
 
+    def _options(self):
+        """The option strings of this parser and its subcommands."""
+        known = set(self._option_string_actions)
+        for action in self._actions:
+            if isinstance(action, argparse._SubParsersAction):
+                for sub in action.choices.values():
+                    known |= set(sub._option_string_actions)
+        return known
+
+    def parse_known_args(self, args=None, namespace=None):
+        # An unknown option is named first: argparse would report a missing argument
+        # instead when there is one (`bench-compare --bogus` said BASELINE.json was missing).
+        args = sys.argv[1:] if args is None else list(args)
+        known = self._options()
+        for a in args:
+            if a == "--":
+                break
+            if a.startswith("-") and a != "-" and a.split("=", 1)[0] not in known \
+                    and not self._negative_number_matcher.match(a):
+                self.error(f"unrecognized arguments: {a}")
+        return super().parse_known_args(args, namespace)
+
 
 def load_script(name):
     """A script of scripts/ without a .py name (bench-count, bench-compare), as a module."""

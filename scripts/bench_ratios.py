@@ -10,6 +10,7 @@ import sys
 from collections import Counter
 from fractions import Fraction
 
+sys.dont_write_bytecode = True  # no __pycache__ written into scripts/
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from bench_io import BadInput, Parser, brief, cut, is_positive, read_json, run  # noqa: E402
 

@@ -14,6 +14,7 @@ import os
 import sys
 from collections import Counter
 
+sys.dont_write_bytecode = True  # no __pycache__ written into scripts/
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from bench_io import EXIT_OK, BadInput, Parser, brief, read_json, run  # noqa: E402
 

@@ -23,6 +23,7 @@ import sys
 import tempfile
 from fractions import Fraction
 
+sys.dont_write_bytecode = True  # no __pycache__ written into scripts/
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 import bench_history as bh  # noqa: E402
@@ -549,4 +550,6 @@ def main(with_screenshot=False):
 
 
 if __name__ == "__main__":
-    sys.exit(main("--screenshot" in sys.argv[1:]))
+    p = bench_io.Parser("bench_selftest.py", __doc__)
+    p.add_argument("--screenshot", action="store_true", help="only the report, rendered in headless Chromium")
+    sys.exit(main(p.parse_args().screenshot))

@@ -1,13 +1,12 @@
-"""The benchmark history (scripts/bench-history): records, change points, the report
-and the Google Benchmark JSON export.  No third-party modules: the charts are SVG
-written here.
+"""The benchmark history (scripts/bench-history): records, change points and the
+Google Benchmark JSON export.  The report drawn from it: bench_report.py; the builds
+that make the records: bench_build.py.
 
 A record (one line of DIR/history.jsonl) is one benchmark run of one commit:
   {"commit", "subject", "date" (the commit's), "recorded", "tree" ("clean"/"dirty"),
    "machine": {"cpu", "cores", "kernel", "host"},
    "benchmarks": {name: {"median_ns", "iqr_ns", "reps_ns", "floor", "instructions"}}}
 """
-import html
 import json
 import math
 import os
@@ -193,114 +192,6 @@ def all_names(records):
     for r in records:
         names |= set(r["benchmarks"])
     return sorted(names)
-
-
-# ------------------------------------------------------------------------ report --
-COLOR_TIME, COLOR_COUNT, COLOR_CHANGE = "#1f77b4", "#ff7f0e", "#d62728"
-
-
-def svg_chart(records, name, found):
-    """One chart: time/floor (median, IQR whiskers; left axis) and instructions (right
-    axis), commits on the x axis, change points as red dashed lines."""
-    w, h, left, right, top, bottom = 720, 240, 60, 70, 20, 60
-    n = len(records)
-    xs = [left + (w - left - right) * (i + 0.5) / max(n, 1) for i in range(n)]
-    med, lo, hi, cnt = [], [], [], []
-    for r in records:
-        s = ratios(r, name)
-        med.append(statistics.median(s) if s else None)
-        lo.append(quantile(s, 0.25) if s else None)
-        hi.append(quantile(s, 0.75) if s else None)
-        cnt.append(r["benchmarks"].get(name, {}).get("instructions"))
-    parts = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{w}" height="{h}" class="chart" '
-             f'data-benchmark="{html.escape(name)}">',
-             f'<rect x="0" y="0" width="{w}" height="{h}" fill="white"/>',
-             f'<rect x="{left}" y="{top}" width="{w - left - right}" height="{h - top - bottom}" fill="none" stroke="#999"/>']
-
-    def scale(lo_v, hi_v):
-        span = (hi_v - lo_v) or abs(hi_v) or 1.0
-        return lambda v: top + (h - top - bottom) * (1 - (v - lo_v) / span)
-
-    present = [v for v in lo + hi if v is not None]
-    if present:
-        vmin, vmax = min(present) * 0.95, max(present) * 1.05
-        y = scale(vmin, vmax)
-        for v in (vmin, vmax):
-            parts.append(f'<text x="{left - 4}" y="{y(v) + 4:.1f}" font-size="10" text-anchor="end">{v:.3g}</text>')
-        parts.append(f'<text x="12" y="{top + (h - top - bottom) / 2:.1f}" font-size="10" '
-                     f'transform="rotate(-90 12 {top + (h - top - bottom) / 2:.1f})" text-anchor="middle">time / floor</text>')
-        pts = [(xs[i], y(m)) for i, m in enumerate(med) if m is not None]
-        if len(pts) > 1:
-            parts.append(f'<polyline fill="none" stroke="{COLOR_TIME}" stroke-width="2.5" points="'
-                         + " ".join(f"{a:.1f},{b:.1f}" for a, b in pts) + '"/>')
-        for i, m in enumerate(med):
-            if m is None:
-                continue
-            parts.append(f'<line x1="{xs[i]:.1f}" x2="{xs[i]:.1f}" y1="{y(lo[i]):.1f}" y2="{y(hi[i]):.1f}" '
-                         f'stroke="{COLOR_TIME}" stroke-width="2"/>')
-            parts.append(f'<circle cx="{xs[i]:.1f}" cy="{y(m):.1f}" r="5" fill="{COLOR_TIME}"/>')
-    counts = [c for c in cnt if c]
-    if counts:
-        cmin, cmax = min(counts) * 0.98, max(counts) * 1.02
-        y = scale(cmin, cmax)
-        for v in (cmin, cmax):
-            parts.append(f'<text x="{w - right + 4}" y="{y(v) + 4:.1f}" font-size="10" fill="{COLOR_COUNT}">{v:.4g}</text>')
-        pts = [(xs[i], y(c)) for i, c in enumerate(cnt) if c]
-        if len(pts) > 1:
-            parts.append(f'<polyline fill="none" stroke="{COLOR_COUNT}" stroke-width="2" stroke-dasharray="6 3" points="'
-                         + " ".join(f"{a:.1f},{b:.1f}" for a, b in pts) + '"/>')
-        for a, b in pts:
-            parts.append(f'<rect x="{a - 4:.1f}" y="{b - 4:.1f}" width="8" height="8" fill="{COLOR_COUNT}"/>')
-    for c in found:
-        x = (xs[c["index"] - 1] + xs[c["index"]]) / 2
-        parts.append(f'<line x1="{x:.1f}" x2="{x:.1f}" y1="{top}" y2="{h - bottom}" stroke="{COLOR_CHANGE}" '
-                     f'stroke-width="3" stroke-dasharray="8 4" class="change"/>')
-        parts.append(f'<text x="{x + 3:.1f}" y="{top + 12 + (12 if c["kind"] == "instructions" else 0)}" font-size="11" '
-                     f'fill="{COLOR_CHANGE}">{c["kind"]} {100 * c["shift"]:+.1f} %</text>')
-    for i, r in enumerate(records):
-        label = r["commit"][:8] + ("*" if r.get("tree") == "dirty" else "")
-        parts.append(f'<text x="{xs[i]:.1f}" y="{h - bottom + 14}" font-size="10" text-anchor="end" '
-                     f'transform="rotate(-40 {xs[i]:.1f} {h - bottom + 14})">{html.escape(label)}</text>')
-    parts.append("</svg>")
-    return "\n".join(parts)
-
-
-def report(records, out_dir):
-    """Writes out_dir/index.html (a chart per benchmark) and out_dir/summary.md; returns
-    {name: change points}."""
-    os.makedirs(out_dir, exist_ok=True)
-    found = {name: changes(records, name) for name in all_names(records)}
-    first, last = (records[0], records[-1]) if records else ({}, {})
-    doc = ["<!DOCTYPE html>", "<html><head><meta charset='utf-8'><title>neffbar benchmark history</title>",
-           "<style>body{font-family:sans-serif;margin:20px} .bench{margin-bottom:24px} "
-           "h2{font-size:15px;margin:4px 0} .cp{color:#d62728}</style></head><body>",
-           "<h1>neffbar benchmark history</h1>",
-           f"<p>{len(records)} commits, {html.escape(first.get('commit', '')[:8])} .. "
-           f"{html.escape(last.get('commit', '')[:8])}; machine: {html.escape(str(last.get('machine', {}).get('cpu', '?')))}. "
-           f"<span style='color:{COLOR_TIME}'>&#9679; time / floor (median, IQR)</span>, "
-           f"<span style='color:{COLOR_COUNT}'>&#9632; instructions per operation</span>, "
-           f"<span class='cp'>- - change point</span> (windowed Mann-Whitney on time, p &lt; {ALPHA}, shift &ge; "
-           f"{100 * MIN_SHIFT:.0f} %; instruction counts exact, &ge; {COUNT_SHIFT_PCT} %). * = uncommitted tree.</p>"]
-    md = ["# neffbar benchmark history", "",
-          f"{len(records)} commits; time is median cpu time / the floor's median in the same run; "
-          f"instructions are per operation (callgrind). Change points: windowed Mann-Whitney on time "
-          f"(window {WINDOW}, p < {ALPHA}, shift >= {100 * MIN_SHIFT:.0f} %), exact on counts (>= {COUNT_SHIFT_PCT} %).", "",
-          "| benchmark | last time/floor | last instructions | change points |", "|---|---|---|---|"]
-    for name, cps in found.items():
-        doc.append(f"<div class='bench'><h2>{html.escape(name)}"
-                   + "".join(f" <span class='cp'>[{c['kind']} {100 * c['shift']:+.1f} % at {c['commit'][:8]}]</span>" for c in cps)
-                   + "</h2>")
-        doc.append(svg_chart(records, name, cps))
-        doc.append("</div>")
-        s = ratios(last, name) if last else None
-        n = last.get("benchmarks", {}).get(name, {}).get("instructions") if last else None
-        md.append(f"| {name} | {statistics.median(s):.3f} |" if s else f"| {name} | - |")
-        md[-1] += f" {n:,.0f} |" if n else " - |"
-        md[-1] += " " + ("; ".join(f"{c['kind']} {100 * c['shift']:+.1f} % at `{c['commit'][:8]}`" for c in cps) or "none") + " |"
-    doc.append("</body></html>")
-    write_atomic(os.path.join(out_dir, "index.html"), "\n".join(doc))
-    write_atomic(os.path.join(out_dir, "summary.md"), "\n".join(md) + "\n")
-    return found
 
 
 # ------------------------------------------------------------------------ export --

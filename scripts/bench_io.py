@@ -1,6 +1,6 @@
-"""Input and output of the benchmark scripts (bench-compare, bench-count, bench-history):
-strict JSON reading, one-line errors that name the file, option types for argparse, and
-files written whole or not at all.
+"""Input and output of the Python scripts (bench-compare, bench-count, bench-export,
+bench-history, campaign.py): strict JSON reading, one-line errors that name the file,
+option types and the argparse parser they share, and files written whole or not at all.
 
 Exit codes of these scripts: 0 ok; 1 a regression / the gate failed (or a benchmark
 could not be built, run or counted); 2 usage or bad input.  A bad input is never exit 1,
@@ -9,6 +9,7 @@ import argparse
 import json
 import math
 import os
+import re
 import sys
 import tempfile
 
@@ -109,8 +110,11 @@ def write_atomic(path, data):
     """Writes `data` (str or bytes) to `path` whole or not at all: a temporary file in the
     same folder, flushed to disk, then renamed over `path`."""
     folder = os.path.dirname(os.path.abspath(path))
-    os.makedirs(folder, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=folder, prefix="." + os.path.basename(path) + ".", suffix=".tmp")
+    try:
+        os.makedirs(folder, exist_ok=True)
+        fd, tmp = tempfile.mkstemp(dir=folder, prefix="." + os.path.basename(path) + ".", suffix=".tmp")
+    except OSError as e:  # named by the file asked for, not the temporary
+        raise OSError(e.errno, e.strerror, path) from None
     try:
         with os.fdopen(fd, "wb") as f:
             f.write(data.encode() if isinstance(data, str) else data)
@@ -129,21 +133,20 @@ def write_atomic(path, data):
 
 
 # ------------------------------------------------------------------------ options --
+# Decimal digits only, as the CLI takes them: no sign, exponent, "_", spaces or other
+# scripts' digits (all of which float() and int() would take).
+_DECIMAL = re.compile(r"[0-9]+(\.[0-9]+)?")
+
+
 def positive_float(text):
-    try:
-        v = float(text)
-    except ValueError:
-        v = math.nan
+    v = float(text) if _DECIMAL.fullmatch(text) else math.nan
     if not (math.isfinite(v) and v > 0):
-        raise argparse.ArgumentTypeError(f"expected a positive number, got {text!r}")
+        raise argparse.ArgumentTypeError(f"expected a positive decimal number, got {text!r}")
     return v
 
 
 def positive_int(text):
-    try:
-        v = int(text, 10)
-    except ValueError:
-        v = 0
+    v = int(text) if _DECIMAL.fullmatch(text) and "." not in text and len(text) <= 18 else 0
     if v <= 0:
         raise argparse.ArgumentTypeError(f"expected a positive integer, got {text!r}")
     return v
@@ -153,12 +156,34 @@ class Parser(argparse.ArgumentParser):
     """argparse with the module docstring as --help and one escaped line on a usage
     error (exit 2)."""
 
-    def __init__(self, prog, doc, **kw):
+    def __init__(self, prog, doc=None, **kw):
         super().__init__(prog=prog, description=doc, formatter_class=argparse.RawDescriptionHelpFormatter,
                          allow_abbrev=False, **kw)
 
     def error(self, message):
         self.exit(EXIT_BAD, f"{self.prog}: {shown(message)} (--help)\n")
+
+    def _options(self):
+        """The option strings of this parser and its subcommands."""
+        known = set(self._option_string_actions)
+        for action in self._actions:
+            if isinstance(action, argparse._SubParsersAction):
+                for sub in action.choices.values():
+                    known |= set(sub._option_string_actions)
+        return known
+
+    def parse_known_args(self, args=None, namespace=None):
+        # An unknown option is named first: argparse would report a missing argument
+        # instead when there is one (`bench-compare --bogus` said BASELINE.json was missing).
+        args = sys.argv[1:] if args is None else list(args)
+        known = self._options()
+        for a in args:
+            if a == "--":
+                break
+            if a.startswith("-") and a != "-" and a.split("=", 1)[0] not in known \
+                    and not self._negative_number_matcher.match(a):
+                self.error(f"unrecognized arguments: {a}")
+        return super().parse_known_args(args, namespace)
 
 
 def load_script(name):
@@ -173,9 +198,14 @@ def load_script(name):
 
 
 def run(prog, main, argv):
-    """main(argv) with a BadInput turned into one line on stderr and exit 2."""
+    """main(argv) with a BadInput, or a file that cannot be read or written, turned into
+    one line on stderr and exit 2 (never a traceback, never the regression exit 1)."""
     try:
         return main(argv)
     except BadInput as e:
         print(f"{prog}: {e}", file=sys.stderr)
+        return EXIT_BAD
+    except OSError as e:  # a broken pipe has no file name: it is the output
+        where = e.filename or ("stdout" if isinstance(e, BrokenPipeError) else "?")
+        print(f"{prog}: {BadInput(where, (e.strerror or str(e)).lower())}", file=sys.stderr)
         return EXIT_BAD

@@ -1,6 +1,8 @@
 """Ratios of a Google Benchmark JSON run against the floors measured in the same run,
 the targets, and the Mann-Whitney U test.  Shared by scripts/bench, bench-compare and
-bench-history.  Usage: bench_ratios.py RUN.json (exit 0; 2 on a bad run or usage)."""
+bench-history.
+  python3 scripts/bench_ratios.py RUN.json    the ratios and the absolute figures of a run
+Exit 0; 2 on a bad run or usage."""
 import math
 import os
 import statistics
@@ -8,8 +10,9 @@ import sys
 from collections import Counter
 from fractions import Fraction
 
+sys.dont_write_bytecode = True  # no __pycache__ written into scripts/
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from bench_io import BadInput, brief, cut, is_positive, read_json, run  # noqa: E402
+from bench_io import BadInput, Parser, brief, cut, is_positive, read_json, run  # noqa: E402
 
 # Every benchmark's floor: the same run's cheapest version of the same kind of work, by
 # name prefix (first match).  A benchmark that matches none is an error in
@@ -217,10 +220,9 @@ def instructions(run):
 
 
 def main(argv):
-    if len(argv) != 2 or argv[1].startswith("-"):
-        print(__doc__.strip(), file=sys.stderr if len(argv) != 2 or argv[1] not in ("-h", "--help") else sys.stdout)
-        return 0 if argv[1:] in (["-h"], ["--help"]) else 2
-    times = medians(argv[1])
+    p = Parser("bench_ratios.py", __doc__)
+    p.add_argument("run", metavar="RUN.json")
+    times = medians(p.parse_args(argv[1:]).run)
     print("\nratios (median cpu time, same run):")
     for what, num, den, limit in TARGETS:
         if num in times and den in times:

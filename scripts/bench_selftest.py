@@ -23,11 +23,14 @@ import sys
 import tempfile
 from fractions import Fraction
 
+sys.dont_write_bytecode = True  # no __pycache__ written into scripts/
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 import bench_history as bh  # noqa: E402
 import bench_io  # noqa: E402
 import bench_ratios as br  # noqa: E402
+import bench_report  # noqa: E402
+from bench_selftest_png import png_pixels, screenshot  # noqa: E402
 
 FLOOR, BENCH, OTHER = "BM_Arith_Floor", "BM_Checker/2/4/0", "BM_ComposeAndLower/4"
 
@@ -357,7 +360,7 @@ def test_bad_input(check, tmp):
     hostile = write("a\x1bb.json", "x")
     rc, _, err = script("bench-compare", good, hostile)
     check(rc == 2 and "a\\x1bb.json: not JSON" in err and "\x1b" not in err, "bench-compare escapes a control character in a file name")
-    for args, expect in ((["--threshold", "abc"], "argument --threshold: expected a positive number, got 'abc'"),
+    for args, expect in ((["--threshold", "abc"], "argument --threshold: expected a positive decimal number, got 'abc'"),
                          (["--threshold", "0"], "--threshold"), (["--threshold", "inf"], "--threshold"),
                          (["--count-threshold", "-2"], "argument --count-threshold"), (["--bogus"], "unrecognized"),
                          ([], "required")):
@@ -478,62 +481,6 @@ def fake_record(commit, checker_factor, count_factor, reps=9):
     return run, bh.record_from_run(run, commit, "fake " + commit, "2026-11-30T00:00:00+00:00", "2026-12-01T00:00:00+00:00", "clean")
 
 
-def png_pixels(path):
-    """(width, height, rows of RGB(A) tuples) of a PNG, with only zlib (8-bit RGB/RGBA)."""
-    import struct
-    import zlib
-    with open(path, "rb") as f:
-        data = f.read()
-    assert data[:8] == b"\x89PNG\r\n\x1a\n", "not a PNG"
-    pos, idat, width = 8, b"", 0
-    while pos < len(data):
-        length, kind = struct.unpack(">I4s", data[pos:pos + 8])
-        body = data[pos + 8:pos + 8 + length]
-        if kind == b"IHDR":
-            width, height, depth, ctype = struct.unpack(">IIBB", body[:10])
-            assert depth == 8 and ctype in (2, 6), f"PNG colour type {ctype} depth {depth}"
-            bpp = 3 if ctype == 2 else 4
-        elif kind == b"IDAT":
-            idat += body
-        pos += 12 + length
-    raw = zlib.decompress(idat)
-    stride = width * bpp
-    rows, prev, i = [], bytearray(stride), 0
-    for _ in range(height):
-        ftype, line = raw[i], bytearray(raw[i + 1:i + 1 + stride])
-        i += 1 + stride
-        for x in range(stride):
-            a = line[x - bpp] if x >= bpp else 0
-            b = prev[x]
-            c = prev[x - bpp] if x >= bpp else 0
-            if ftype == 1:
-                line[x] = (line[x] + a) & 255
-            elif ftype == 2:
-                line[x] = (line[x] + b) & 255
-            elif ftype == 3:
-                line[x] = (line[x] + (a + b) // 2) & 255
-            elif ftype == 4:
-                p = a + b - c
-                pa, pb, pc = abs(p - a), abs(p - b), abs(p - c)
-                line[x] = (line[x] + (a if pa <= pb and pa <= pc else b if pb <= pc else c)) & 255
-        rows.append(line)
-        prev = line
-    return width, height, rows, bpp
-
-
-def screenshot(html_path, png_path):
-    chromium = next((c for c in ("chromium", "chromium-browser", "google-chrome") if subprocess.run(
-        ["which", c], capture_output=True).returncode == 0), None)
-    if chromium is None:
-        raise RuntimeError("no chromium (./scripts/deps installs Debian's chromium)")
-    with tempfile.TemporaryDirectory() as profile:
-        subprocess.run([chromium, "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-                        "--disable-background-networking", "--disable-component-update", "--disable-sync",
-                        f"--user-data-dir={profile}", "--hide-scrollbars", "--window-size=800,1000",
-                        f"--screenshot={png_path}", "file://" + os.path.abspath(html_path)],
-                       check=True, capture_output=True, timeout=120)
-
-
 def test_report(check, tmp, with_screenshot):
     # Two fake records: BM_Checker three times slower and 5 % more instructions in the second.
     run_a, a = fake_record("a" * 40, 1.0, 1.0)
@@ -544,7 +491,7 @@ def test_report(check, tmp, with_screenshot):
     records = bh.load(hist)
     check(len(records) == 2 and records[1]["benchmarks"][BENCH]["instructions"] == 2_100_000.0,
           "history.jsonl keeps both records with their instruction counts")
-    found = bh.report(records, tmp)
+    found = bench_report.report(records, tmp)
     kinds = {(c["kind"], c["commit"]) for c in found[BENCH]}
     check(kinds == {("time", "b" * 40), ("instructions", "b" * 40)},
           "the change in BM_Checker (time and instructions) is found at the second commit")
@@ -603,4 +550,6 @@ def main(with_screenshot=False):
 
 
 if __name__ == "__main__":
-    sys.exit(main("--screenshot" in sys.argv[1:]))
+    p = bench_io.Parser("bench_selftest.py", __doc__)
+    p.add_argument("--screenshot", action="store_true", help="only the report, rendered in headless Chromium")
+    sys.exit(main(p.parse_args().screenshot))

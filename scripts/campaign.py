@@ -1,0 +1,74 @@
+"""What scripts/run reads from the CLI's JSON (instead of parsing Markdown by column).
+
+  python3 scripts/campaign.py matrix FILE     `neffbar hypotheses --json`'s rows: a first
+                                              line "N scenarios: VERDICT n, ..." then one
+                                              line "- LOWERING VERDICT: n" a combination
+  python3 scripts/campaign.py get FILE KEY... the values of these keys of one JSON
+                                              object (`neffbar check --json`), one a line
+
+Exit 0 ok; 2 usage, or a FILE that is not what the command reads (one line naming the
+file and what is wrong: not JSON, not a list of rows, a row without a verdict, a key
+that is missing).
+"""
+import os
+import sys
+from collections import Counter
+
+sys.dont_write_bytecode = True  # no __pycache__ written into scripts/
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from bench_io import EXIT_OK, BadInput, Parser, brief, read_json, run  # noqa: E402
+
+
+def matrix_rows(path):
+    """The rows of a `neffbar hypotheses --json` file, each checked to have a string
+    "verdict" and "lowering"."""
+    rows = read_json(path)
+    if not isinstance(rows, list) or not rows:
+        raise BadInput(path, "expected a non-empty list of scenarios (neffbar hypotheses --json)")
+    for i, r in enumerate(rows):
+        for key in ("verdict", "lowering"):
+            if not isinstance(r, dict) or not isinstance(r.get(key), str) or not r[key]:
+                raise BadInput(path, f"[{i}].{key}: expected a string, got {brief(r.get(key) if isinstance(r, dict) else r)}")
+    return rows
+
+
+def matrix_summary(rows):
+    """The lines scripts/run puts on its summary: the verdict counts, then the count of
+    each (lowering, verdict), both sorted by name."""
+    verdicts = Counter(r["verdict"] for r in rows)
+    lines = [f"{len(rows)} scenarios: " + ", ".join(f"{v} {n}" for v, n in sorted(verdicts.items()))]
+    by_lowering = Counter((r["lowering"], r["verdict"]) for r in rows)
+    lines += [f"- {low} {v}: {n}" for (low, v), n in sorted(by_lowering.items())]
+    return lines
+
+
+def values(path, keys):
+    """The values of `keys` in the JSON object of `path`, as text (true/false for booleans)."""
+    obj = read_json(path)
+    if not isinstance(obj, dict):
+        raise BadInput(path, "expected a JSON object")
+    out = []
+    for k in keys:
+        if k not in obj:
+            raise BadInput(path, f"no key {k!r}")
+        v = obj[k]
+        out.append(("true" if v else "false") if isinstance(v, bool) else str(v))
+    return out
+
+
+def main(argv):
+    p = Parser("campaign.py", __doc__)
+    sub = p.add_subparsers(dest="command", required=True, metavar="matrix|get")
+    m = sub.add_parser("matrix", prog="campaign.py matrix")
+    m.add_argument("file", metavar="FILE")
+    g = sub.add_parser("get", prog="campaign.py get")
+    g.add_argument("file", metavar="FILE")
+    g.add_argument("keys", metavar="KEY", nargs="+")
+    a = p.parse_args(argv[1:])
+    lines = matrix_summary(matrix_rows(a.file)) if a.command == "matrix" else values(a.file, a.keys)
+    print("\n".join(lines))
+    return EXIT_OK
+
+
+if __name__ == "__main__":
+    sys.exit(run("campaign.py", main, sys.argv))

@@ -28,7 +28,7 @@
 #include "report_checks.h"
 #include "neffbar/bytes.h"
 #include "testing/arbitrary_system.h"
-#include "testing/reference_checker.h"  // reduction_variant
+#include "testing/reduction_variants.h"
 #include "neffbar/model/engines/engine.h"
 #include "neffbar/model/frontend/faults.h"
 #include "neffbar/model/scenarios/matrix.h"

@@ -22,7 +22,7 @@
 #include "testing/arbitrary_system.h"
 #include "testing/reference_report.h"
 #include "testing/reference_checker.h"
-#include "testing/semaphore_model.h"
+#include "testing/reference_semaphores.h"
 
 namespace neffbar::props {
 
@@ -371,7 +371,7 @@ inline void p9_reusability(const P9Input& in, const Composer& composer, Judge& j
 
 // ------------------------------------------------------------------ P10 machine ----
 // Commands on a file of three semaphores, against the independent model
-// (core/testing/semaphore_model.h), op by op.
+// (core/testing/reference_semaphores.h), op by op.
 struct SemaCommand {
   static constexpr bool kPropertyInput = true;
   SemaOp op;

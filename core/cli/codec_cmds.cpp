@@ -60,16 +60,13 @@ void add_codec_commands(CLI::App& app, Run& run) {
   // ---- decode ----
   {
     auto* cmd = app.add_subcommand("decode", "Decode a 0x128-byte config to the libncfw JSON log");
-    auto opts = std::make_shared<std::tuple<bool, std::string, std::string>>(false, "", "-");
+    // No --arch: the four NCFW generations read the same 0x128-byte layout (core/neffbar/README.md
+    // "Arch", OBSERVED), so the log is the same whichever generation is meant.
+    auto opts = std::make_shared<std::tuple<bool, std::string>>(false, "-");
     cmd->add_flag("--full", std::get<0>(*opts), "Full log: add total_desc_n, pad and reserved (lossless)");
-    cmd->add_option("--arch", std::get<1>(*opts),
-                    "NCFW generation: sunda|cayman|mariana|mariana_plus or an arch_id (0x05, 0x0C, 0x14, 0x1C)");
-    cmd->add_option("FILE", std::get<2>(*opts), "Config image (0x128 bytes), - for stdin")->capture_default_str();
+    cmd->add_option("FILE", std::get<1>(*opts), "Config image (0x128 bytes), - for stdin")->capture_default_str();
     cmd->callback([opts, &run] {
-      const auto& [full, arch, file] = *opts;
-      if (!arch.empty()) {
-        if (const Result<Arch> a = parse_arch(arch); !a) return void(run.exit_code = fail_usage(a.error(), "--arch"));
-      }
+      const auto& [full, file] = *opts;
       const Result<ConfigBytes> bytes = read_config(file);
       if (!bytes) return void(run.exit_code = fail_input(bytes.error(), file));
       std::cout << write_log(*bytes, full ? LogMode::Full : LogMode::Default);

@@ -236,7 +236,9 @@ nlohmann::ordered_json cex_json(const System& sys, const Counterexample& c) {
   return j;
 }
 
-bool fails(const CheckResult& r) { return r.verdict != Verdict::Ok; }
+// Exit 4 unless the verdict is OK: a BUDGET verdict decided nothing, so a script must
+// not read it as a pass (model::failing() is the verdict's own failing kinds, without it).
+bool not_ok(const CheckResult& r) { return r.verdict != Verdict::Ok; }
 
 // Random mode never says OK: it says what it did not refute.
 std::string verdict_text(const CheckResult& r) {
@@ -359,7 +361,7 @@ void add_model_commands(CLI::App& app, Run& run) {
     const Result<ScenarioResult> r = run_scenario(sc);
     if (!r) return void(run.exit_code = fail_usage(as_option(r.error())));
     print_result(*r, a->json, scenario_title(sc.topo, sc.hyp), sc.opt.guarantee);
-    run.exit_code = code(fails(r->result) ? Exit::Failing : Exit::Ok);
+    run.exit_code = code(not_ok(r->result) ? Exit::Failing : Exit::Ok);
   });
 
   // ---- check-configs ----
@@ -395,7 +397,7 @@ void add_model_commands(CLI::App& app, Run& run) {
                      ", rounds=" + std::to_string(sc.topo.rounds) + " " + std::string(name(sc.hyp.compare)) + " dec=" +
                      std::string(name(sc.hyp.dec)) + " " + std::string(name(sc.topo.lowering)),
                  sc.opt.guarantee);
-    run.exit_code = code(fails(r->result) ? Exit::Failing : Exit::Ok);
+    run.exit_code = code(not_ok(r->result) ? Exit::Failing : Exit::Ok);
   });
 
   // ---- promela ----

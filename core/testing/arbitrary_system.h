@@ -31,7 +31,7 @@
 #include <string>
 #include <vector>
 
-#include "neffbar/model/engines/explicit/symmetry.h"
+#include "neffbar/model/system/symmetry_hints.h"
 #include "neffbar/model/system/system.h"
 
 namespace neffbar::model {

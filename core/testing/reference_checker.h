@@ -28,7 +28,6 @@
 #include <optional>
 #include <vector>
 
-#include "neffbar/model/engines/explicit/search.h"
 #include "neffbar/model/system/system.h"
 #include "neffbar/model/system/verdict.h"
 
@@ -179,20 +178,6 @@ inline std::uint32_t reference_broke_in_round(const model::System& sys, model::G
     if (r.found_mask & failing_mask(mode)) return k;
   }
   return 0;
-}
-
-// The explicit search's reduction combinations (bit 0 Lipton, bit 1 POR, bit 2
-// symmetry) with collect_all, for comparing each with the reference.
-inline constexpr int kReductionVariants = 8;
-inline model::CheckOptions reduction_variant(int v, const model::SymmetryHints& hints, std::uint64_t max_states) {
-  model::CheckOptions o;
-  o.collect_all = true;
-  o.reduce = (v & 1) != 0;
-  o.por = (v & 2) != 0;
-  o.symmetry = (v & 4) != 0;
-  o.symmetry_hints = hints;
-  o.max_states = max_states;
-  return o;
 }
 
 }  // namespace neffbar::testing

@@ -357,12 +357,12 @@ TEST(Engines, ABlockThatFailsLeavesTheValuesAsTheyWere) {
   const std::vector<std::uint32_t> pcs(2, 0);
   std::vector<std::int32_t> vals = c.init;
   const BlockResult r = run_block(c, pcs.data(), 0, 3, vals);
-  EXPECT_EQ(r.status, detail::Status::Violation);
+  EXPECT_EQ(r.status, detail::BlockStatus::Violation);
   EXPECT_EQ(r.kind, Verdict::Overflow);
   EXPECT_EQ(vals, c.init);
-  EXPECT_EQ(run_block(c, pcs.data(), 1, 1, vals).status, detail::Status::Blocked);
+  EXPECT_EQ(run_block(c, pcs.data(), 1, 1, vals).status, detail::BlockStatus::Blocked);
   EXPECT_EQ(vals, c.init);
-  EXPECT_EQ(run_block(c, pcs.data(), 0, 2, vals, {.keep = true}).status, detail::Status::Fired);
+  EXPECT_EQ(run_block(c, pcs.data(), 0, 2, vals, {.keep = true}).status, detail::BlockStatus::Fired);
   EXPECT_EQ(vals[1], 2);
 }
 

@@ -21,6 +21,7 @@
 #include "neffbar/model/engines/oracle.h"
 #include "neffbar/model/engines/persistent/persistent.h"
 #include "testing/arbitrary_system.h"
+#include "testing/reduction_variants.h"
 #include "testing/reference_checker.h"
 #include "testing/reference_report.h"
 

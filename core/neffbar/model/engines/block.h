@@ -12,10 +12,10 @@
 
 namespace neffbar::model::detail {
 
-enum class Status : std::uint8_t { Fired, Blocked, Violation };
+enum class BlockStatus : std::uint8_t { Fired, Blocked, Violation };
 
 struct BlockResult {
-  Status status = Status::Blocked;
+  BlockStatus status = BlockStatus::Blocked;
   bool unsafe = false;         // a DEPART broke its guarantee (when the block kept going)
   Verdict kind = Verdict::Ok;
   std::string what;
@@ -77,7 +77,7 @@ BlockResult run_block(const Compiled& c, const Pc* pcs, std::uint32_t p, std::ui
             r.unsafe = true;
             break;
           }
-          r.status = Status::Violation;
+          r.status = BlockStatus::Violation;
           if (trace) trace->push_back(TraceEntry{step_no, p, pc});
           restore();
           return r;
@@ -106,7 +106,7 @@ BlockResult run_block(const Compiled& c, const Pc* pcs, std::uint32_t p, std::ui
       return r;
     }
     if (o == Outcome::Overflow) {
-      r.status = Status::Violation;
+      r.status = BlockStatus::Violation;
       r.kind = Verdict::Overflow;
       r.pc = pc;
       if (with_messages) r.what = describe(sys, p, pc) + " overflows " + sys.semas[in.op.sema].name + " (value " + std::to_string(before) + ")";
@@ -117,7 +117,7 @@ BlockResult run_block(const Compiled& c, const Pc* pcs, std::uint32_t p, std::ui
     undo.emplace_back(in.op.sema, before);
     if (trace) trace->push_back(TraceEntry{step_no, p, pc, before, vals[in.op.sema]});
   }
-  r.status = Status::Fired;
+  r.status = BlockStatus::Fired;
   if (!keep) restore();
   return r;
 }

@@ -72,7 +72,7 @@ Counterexample rebuild(const Compiled& c, const std::vector<std::uint32_t>& pare
         for (std::uint32_t p = 0; p < c.P; ++p) {
           while (x[p] < c.len[p]) {
             c.values(x.data(), vals);
-            if (run_block(c, x.data(), p, x[p] + 1u, vals, {true, true, false, &cex.trace, ++step}).status != Status::Fired) {
+            if (run_block(c, x.data(), p, x[p] + 1u, vals, {true, true, false, &cex.trace, ++step}).status != BlockStatus::Fired) {
               --step;
               break;
             }
@@ -173,7 +173,7 @@ class Search {
     for (std::uint32_t p = 0; p < c_.P; ++p) {
       if (cur_[p] >= c_.len[p] || !c_.ample_ok[p][cur_[p]]) continue;
       const std::uint32_t end = c_.block_end[p][cur_[p]];
-      if (run_block(c_, cur_.data(), p, end, vals_).status != Status::Fired) continue;
+      if (run_block(c_, cur_.data(), p, end, vals_).status != BlockStatus::Fired) continue;
       ++f.transitions;
       add_successor(i, p, end);
       return true;
@@ -193,7 +193,7 @@ class Search {
       const std::uint32_t end = c_.block_end[p][cur_[p]];
       const BlockResult r = run_block(c_, cur_.data(), p, end, vals_, {.keep_going = opt_.collect_all});
       if (deadline_.poll(end - cur_[p] + 1) && f.stop.empty()) f.stop = "time budget exhausted";
-      if (r.status == Status::Blocked) continue;
+      if (r.status == BlockStatus::Blocked) continue;
       any = true;
       if (!record(i, p, r)) add_successor(i, p, end);
     }
@@ -226,7 +226,7 @@ class Search {
     ++f.transitions;
     if (r.global_broken && !f.global) f.global = Finding{Verdict::GlobalUnsafe, i, p};
     if (r.global_broken) f.found_mask |= bit(Verdict::GlobalUnsafe);
-    if (r.status != Status::Violation) return false;
+    if (r.status != BlockStatus::Violation) return false;
     f.found_mask |= bit(r.kind);
     if (!f.failure) f.failure = Finding{r.kind, i, p, r.culprit};
     f.any_depart = f.any_depart || r.kind == Verdict::Unsafe;

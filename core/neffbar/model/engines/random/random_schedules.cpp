@@ -53,7 +53,7 @@ class PctRun {
         const std::uint32_t p = by_prio_[w * 64 + bitno];
         ++work;
         r = run_block(c_, pcs_.data(), p, pcs_[p] + 1u, vals_);
-        if (r.status != Status::Blocked) return p;
+        if (r.status != BlockStatus::Blocked) return p;
         ready_[w] &= ~(std::uint64_t{1} << bitno);  // back when its semaphore changes
         waiters_[c_.sys.procs[p].program[pcs_[p]].op.sema].push_back(p);
       }
@@ -164,7 +164,7 @@ Outcome run_schedule(const Compiled& c, PctRun& pct, Deadline& deadline) {
       o.global_step = pct.steps();
       o.global_proc = best;
     }
-    if (r.status == Status::Violation) {
+    if (r.status == BlockStatus::Violation) {
       o.found = r.kind;
       o.found_proc = best;
       o.found_step = pct.steps();

@@ -32,6 +32,7 @@
 #include "neffbar/model/engines/engine.h"
 #include "neffbar/model/frontend/faults.h"
 #include "neffbar/model/scenarios/matrix.h"
+#include "neffbar/report/matrix_report.h"
 #include "neffbar/model/engines/oracle.h"
 #include "neffbar/model/scenarios/scenario.h"
 
@@ -159,7 +160,7 @@ void scenario(std::uint8_t mode, const std::uint8_t* d, std::size_t n, bool deep
   }
   if (full_table && row) {
     fuzz::require(row->exact && row->engine == Engine::Persistent, "the full table is exact");
-    fuzz::require(fuzz::count(full_summary_markdown({*row}), std::string("| ") + std::string(name(s.topo.lowering)) + " |") == 1,
+    fuzz::require(fuzz::count(report::full_summary_markdown({*row}), std::string("| ") + std::string(name(s.topo.lowering)) + " |") == 1,
                   "the full table's summary names the row's lowering");
   }
   fuzz::require(row.ok() == in_range, "exactly the topologies out of range are refused");
@@ -177,9 +178,9 @@ void scenario(std::uint8_t mode, const std::uint8_t* d, std::size_t n, bool deep
   fuzz::require(row->engine == Engine::Random ? row->broke_in_round == 0
                                               : !failed || (row->broke_in_round >= 1 && row->broke_in_round <= s.topo.rounds),
                 "it broke in a round it ran");
-  fuzz::require(fuzz::count(matrix_markdown({*row}), std::string("| ") + std::string(verdict_name(v)) + " |") == 1,
+  fuzz::require(fuzz::count(report::matrix_markdown({*row}), std::string("| ") + std::string(verdict_name(v)) + " |") == 1,
                 "the Markdown row names the verdict");
-  const nlohmann::json j = nlohmann::json::parse(matrix_json({*row}));
+  const nlohmann::json j = nlohmann::json::parse(report::matrix_json({*row}));
   fuzz::require(j.size() == 1 && j[0]["verdict"] == verdict_name(v) && j[0]["chips"] == s.topo.chips,
                 "the JSON row names the verdict and the topology");
 

@@ -17,6 +17,7 @@
 #include "input.h"
 #include "options.h"
 #include "neffbar/model/scenarios/matrix.h"
+#include "neffbar/report/matrix_report.h"
 #include "neffbar/model/exports/promela.h"
 #include "neffbar/model/scenarios/scenario.h"
 
@@ -294,7 +295,7 @@ void print_result(const ScenarioResult& sr, bool json, const std::string& title,
       j["symmetry_group"] = r.symmetry_group;
       j["por"] = r.por_used;
     } else {
-      j["instructions"] = r.states;
+      j["instructions"] = r.instructions;
       j[r.engine == Engine::Random ? "schedules" : "greedy_runs"] = r.runs;
     }
     j["seconds"] = r.seconds;
@@ -320,7 +321,7 @@ void print_result(const ScenarioResult& sr, bool json, const std::string& title,
               << (r.symmetry_used ? std::string(r.por_used ? "+" : "") + "symmetry (group of " + std::to_string(r.symmetry_group) + ")" : "")
               << '\n';
   } else {
-    std::cout << "work:     " << r.states << " instructions executed in " << r.runs
+    std::cout << "work:     " << r.instructions << " instructions executed in " << r.runs
               << (r.engine == Engine::Random ? " schedules, " : " greedy runs, ") << r.seconds << " s\n";
   }
   if (!r.note.empty()) std::cout << "note:     " << r.note << '\n';
@@ -442,10 +443,10 @@ void add_model_commands(CLI::App& app, Run& run) {
       for (MatrixRow& r : rows) r.counterexample.clear();  // thousands of them: `neffbar check` shows any one
     }
     if (hj->json) {
-      std::cout << matrix_json(rows);
+      std::cout << report::matrix_json(rows);
     } else {
-      if (hj->full) std::cout << "## Where each lowering is a global barrier (1 round, exact)\n\n" << full_summary_markdown(rows) << "\n## Every scenario\n\n";
-      std::cout << matrix_markdown(rows);
+      if (hj->full) std::cout << "## Where each lowering is a global barrier (1 round, exact)\n\n" << report::full_summary_markdown(rows) << "\n## Every scenario\n\n";
+      std::cout << report::matrix_markdown(rows);
     }
     run.exit_code = code(Exit::Ok);
   });

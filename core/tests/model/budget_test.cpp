@@ -144,7 +144,7 @@ TEST(Budgets, ARandomScheduleKeepsTheTimeBudgetInside) {
   EXPECT_NE(r.note.find("a whole schedule runs up to " + std::to_string(instruction_count(l.system)) + " instructions"),
             std::string::npos)
       << r.note;
-  EXPECT_LT(r.states, instruction_count(l.system));
+  EXPECT_LT(r.instructions, instruction_count(l.system));
   EXPECT_FALSE(r.exact());
 }
 

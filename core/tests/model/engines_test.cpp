@@ -9,6 +9,7 @@
 #include "neffbar/model/engines/engine.h"
 #include "neffbar/model/frontend/faults.h"
 #include "neffbar/model/scenarios/matrix.h"
+#include "neffbar/report/matrix_report.h"
 #include "neffbar/model/engines/oracle.h"
 #include "neffbar/model/exports/promela.h"
 #include "neffbar/model/scenarios/scenario.h"
@@ -336,7 +337,7 @@ TEST(Engines, RandomModeFindsC7AndRuns64Chips) {
   if (b->result.global_finding) {
     EXPECT_TRUE(replay(b->system, *b->result.global_finding));
   }
-  EXPECT_GT(b->result.states, 3u * 64 * 4 * 20);           // the instructions it really executed
+  EXPECT_GT(b->result.instructions, 3u * 64 * 4 * 20);           // the instructions it really executed
 }
 
 }  // namespace
@@ -426,15 +427,15 @@ TEST(Matrix, FullSummaryGroupsChipRangesPerLeaderCount) {
   row(1, 2, Verdict::Ok);
   row(1, 4, Verdict::Ok, 1, /*exact=*/false);
   row(7, 1, Verdict::Ok, /*rounds=*/2);  // not a 1-round row: left out
-  const std::string md = full_summary_markdown(rows);
+  const std::string md = report::full_summary_markdown(rows);
   EXPECT_NE(md.find("| table | default | per_peer | one | on | 1-3, 5 | 1 | none | 1 | GLOBAL_UNSAFE x2 (not all exact) |\n"),
             std::string::npos)
       << md;
   EXPECT_EQ(md.find("7"), std::string::npos) << md;
   rows.pop_back();
   rows.pop_back();  // every row exact now
-  EXPECT_NE(full_summary_markdown(rows).find("| 1 | none | none | GLOBAL_UNSAFE x2 |\n"), std::string::npos)
-      << full_summary_markdown(rows);
+  EXPECT_NE(report::full_summary_markdown(rows).find("| 1 | none | none | GLOBAL_UNSAFE x2 |\n"), std::string::npos)
+      << report::full_summary_markdown(rows);
 }
 
 }  // namespace

@@ -17,7 +17,8 @@ struct MatrixRow {
   Verdict verdict = Verdict::Ok;
   bool global_holds = true;  // exactly: global == GlobalStatus::Holds
   GlobalStatus global = GlobalStatus::Holds;
-  std::uint64_t states = 0;
+  std::uint64_t states = 0;        // the explicit search: states stored
+  std::uint64_t instructions = 0;  // the persistent engine, random schedules: instructions executed
   double seconds = 0;
   std::uint32_t broke_in_round = 0;
   Engine engine = Engine::Explicit;
@@ -35,6 +36,9 @@ struct MatrixOptions {
 // The reference topologies: 1x4 default, 2x4 default, 2x2 switch, 4x4 default.
 std::vector<std::pair<std::uint32_t, std::uint32_t>> reference_topologies(bool small);
 
+// "2x4 default": a topology as the tables name it.
+std::string topo_name(const Topology& t);
+
 // Every scenario of the matrix, in the order of its rows (1536; 768 with `small`).
 std::vector<Scenario> matrix_scenarios(bool small);
 // One row: the scenario checked, with its shortest counterexample formatted; the
@@ -48,12 +52,5 @@ Result<MatrixRow> matrix_row(const Scenario& s);
 std::vector<Scenario> full_scenarios();
 
 std::vector<MatrixRow> run_matrix(const MatrixOptions& opt = {});
-
-// For the full table: for each lowering, fabric, wiring and host-CC, the chip counts
-// at which each leader count gives OK (the places where it is a global barrier).
-std::string full_summary_markdown(const std::vector<MatrixRow>& rows);
-
-std::string matrix_markdown(const std::vector<MatrixRow>& rows);
-std::string matrix_json(const std::vector<MatrixRow>& rows);
 
 }  // namespace neffbar::model

@@ -59,7 +59,8 @@ struct CheckResult {
   std::optional<Counterexample> global_finding;  // global-only violation (guarantees held), always reported
   GlobalStatus global = GlobalStatus::Unknown;
   std::uint32_t found_mask = 0;                  // every kind seen (complete with collect_all)
-  std::uint64_t states = 0, transitions = 0;     // explicit: states; random/persistent: instructions executed
+  std::uint64_t states = 0, transitions = 0;     // the explicit search: states stored, blocks fired
+  std::uint64_t instructions = 0;                // random schedules, persistent engine: instructions executed
   double seconds = 0;
   bool exhaustive = true;                        // the verdict covers every interleaving
   Engine engine = Engine::Explicit;

@@ -22,7 +22,7 @@ CheckResult Analysis::go() {
     k_global_ = std::min(k_global_, k_candidate_);
   }
   res.runs = runs_;
-  res.states = run_.executed;
+  res.instructions = run_.executed;
   if (budget_) {
     res.verdict = Verdict::Budget;
     res.exhaustive = false;

@@ -233,10 +233,10 @@ CheckResult random_check(const System& sys, std::uint64_t runs, std::uint64_t se
     const Outcome o = run_schedule(c, pct, deadline);
     std::optional<Verdict> found = o.found;
     departed = departed || o.departed;
-    if (o.found && o.found_proc != kNone) ++res.states;  // the violating instruction ran too
+    if (o.found && o.found_proc != kNone) ++res.instructions;  // the violating instruction ran too
     current = nullptr;
     executed += pct.steps();
-    res.states += pct.steps();  // instructions executed
+    res.instructions += pct.steps();
     if (o.cut) {
       res.note = "time budget reached inside schedule " + std::to_string(run + 1) + " (after " +
                  std::to_string(pct.steps()) + " of its instructions; " + per_schedule() + ")";

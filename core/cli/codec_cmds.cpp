@@ -96,7 +96,7 @@ void add_codec_commands(CLI::App& app, Run& run) {
   {
     auto* cmd = app.add_subcommand("table", "Print an algorithm table (typed, or the raw .rodata bytes)");
     auto opts = std::make_shared<std::pair<std::string, bool>>("default", false);
-    cmd->add_option("--fabric", opts->first, "default|switch")->capture_default_str();
+    cmd->add_option("--fabric", opts->first, enum_choices<Fabric>())->capture_default_str();
     cmd->add_flag("--raw", opts->second, "Raw little-endian bytes as in libnrt .rodata");
     cmd->callback([opts, &run] {
       const Result<Fabric> f = parse_fabric(opts->first);
@@ -110,7 +110,7 @@ void add_codec_commands(CLI::App& app, Run& run) {
     auto* cmd = app.add_subcommand("search", "search_barr_type_in_step: which op and lane a type has in a step");
     struct Opts { std::string fabric, type, step; bool faithful = false; };
     auto o = std::make_shared<Opts>();
-    cmd->add_option("--fabric", o->fabric, "default|switch")->required();
+    cmd->add_option("--fabric", o->fabric, enum_choices<Fabric>())->required();
     cmd->add_option("TYPE", o->type, "barrier_type_t name (INTRA_CHIP ...) or number")->required();
     cmd->add_option("STEP", o->step, "step (any integer; outside 0..3 is 'not found')")->required();
     cmd->add_flag("--faithful", o->faithful, "Use the raw-byte scan instead of the fast table");

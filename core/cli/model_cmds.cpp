@@ -71,14 +71,11 @@ Result<std::uint64_t> parse_memory(const std::string& v) {
   return n << shift;
 }
 
+// An enum option's value, by its one name table (neffbar/enum_names.h).
 template <class E>
-Result<E> pick(const std::string& what, const std::string& v, std::initializer_list<std::pair<const char*, E>> opts) {
-  std::string all;
-  for (const auto& [n, e] : opts) {
-    if (v == n) return e;
-    all += (all.empty() ? "" : "|") + std::string(n);
-  }
-  return Error{Errc::InvalidArgument, what, all, "'" + v + "'"};
+Result<E> pick(const std::string& what, const std::string& v) {
+  if (const std::optional<E> e = parse_enum<E>(v)) return *e;
+  return Error{Errc::InvalidArgument, what, enum_choices<E>(), "'" + v + "'"};
 }
 
 // Core errors name the field ("chips", "fabric"); the command line names its option
@@ -97,18 +94,18 @@ Error as_option(Error e, const std::string& option = "") {
 // What the system is made of beyond the topology (check, check-configs, promela).
 void add_model_options(CLI::App* cmd, CheckArgs& a) {
   cmd->add_option("--rounds", a.rounds, "Back-to-back barrier rounds on the same semaphores (" + kRoundRange.text() + ")")->capture_default_str()->type_name("N");
-  cmd->add_option("--compare", a.compare, "ge|gt: the wait compare (C4)")->capture_default_str();
-  cmd->add_option("--dec", a.dec, "one|target: what a released wait removes (C5)")->capture_default_str();
-  cmd->add_option("--lowering", a.lowering, "table|arrive_wait|hierarchical (C7)")->capture_default_str();
+  cmd->add_option("--compare", a.compare, enum_choices<Compare>() + ": the wait compare (C4)")->capture_default_str();
+  cmd->add_option("--dec", a.dec, enum_choices<DecMode>() + ": what a released wait removes (C5)")->capture_default_str();
+  cmd->add_option("--lowering", a.lowering, enum_choices<Lowering>() + " (C7)")->capture_default_str();
   cmd->add_option("--guarantee", a.guarantee,
-                  "global|declared: with declared, a broken global property is a finding, not a failure")
+                  enum_choices<GuaranteeMode>() + ": with declared, a broken global property is a finding, not a failure")
       ->capture_default_str();
 }
 
 // How the system is decided and shown (check, check-configs; not promela, which decides nothing).
 void add_engine_options(CLI::App* cmd, CheckArgs& a) {
   cmd->add_option("--engine", a.engine,
-                  "auto|explicit|persistent|random: auto decides exactly with the persistent engine when the "
+                  enum_choices<Engine>() + ": auto decides exactly with the persistent engine when the "
                   "system qualifies, else searches explicitly")
       ->capture_default_str();
   cmd->add_option("--random", a.random, "Random schedules (PCT): this many (implies --engine random; proves nothing)")->type_name("N");
@@ -130,12 +127,12 @@ void add_engine_options(CLI::App* cmd, CheckArgs& a) {
 void add_topology_options(CLI::App* cmd, CheckArgs& a) {
   cmd->add_option("--chips", a.chips, "Chips (" + kChipRange.text() + ")")->capture_default_str()->type_name("N");
   cmd->add_option("--leaders", a.leaders, "Leader SPs per chip (" + kLeaderRange.text() + ")")->capture_default_str()->type_name("N");
-  cmd->add_option("--fabric", a.fabric, "default|switch")->capture_default_str();
+  cmd->add_option("--fabric", a.fabric, enum_choices<Fabric>())->capture_default_str();
   cmd->add_flag("--host-cc", a.host_cc, "Host-CC mode (ctx[0x231] == 1): the done semaphores merge");
   cmd->add_flag("--no-proxy", a.no_proxy, "Drop the barrier proxy (non-host-CC mode)");
-  cmd->add_option("--wiring", a.wiring, "per_peer|counting")->capture_default_str();
-  cmd->add_option("--roles", a.roles, "code|narrative: start/done semaphore ids (C2)")->capture_default_str();
-  cmd->add_option("--host-addrs", a.host_addrs, "ctx|config: where the host leg takes its addresses (C1)")
+  cmd->add_option("--wiring", a.wiring, enum_choices<Wiring>())->capture_default_str();
+  cmd->add_option("--roles", a.roles, enum_choices<Roles>() + ": start/done semaphore ids (C2)")->capture_default_str();
+  cmd->add_option("--host-addrs", a.host_addrs, enum_choices<HostAddrs>() + ": where the host leg takes its addresses (C1)")
       ->capture_default_str();
 }
 
@@ -176,14 +173,13 @@ Result<Scenario> to_scenario(const CheckArgs& a) {
   s.topo = Topology{static_cast<std::uint32_t>(*chips), static_cast<std::uint32_t>(*leaders), *f, a.host_cc,
                     static_cast<std::uint32_t>(*rounds), Wiring::PerPeer, Lowering::Table};
   if (const Status st = check_ranges(s.topo); !st) return as_option(st.error());  // the composer's ranges, one place
-  auto cmp = pick<Compare>("--compare", a.compare, {{"ge", Compare::Ge}, {"gt", Compare::Gt}});
-  auto dec = pick<DecMode>("--dec", a.dec, {{"one", DecMode::One}, {"target", DecMode::Target}});
-  auto wir = pick<Wiring>("--wiring", a.wiring, {{"per_peer", Wiring::PerPeer}, {"counting", Wiring::Counting}});
-  auto low = pick<Lowering>("--lowering", a.lowering,
-                            {{"table", Lowering::Table}, {"arrive_wait", Lowering::ArriveWait}, {"hierarchical", Lowering::Hierarchical}});
-  auto rol = pick<Roles>("--roles", a.roles, {{"code", Roles::Code}, {"narrative", Roles::Narrative}});
-  auto hos = pick<HostAddrs>("--host-addrs", a.host_addrs, {{"ctx", HostAddrs::Ctx}, {"config", HostAddrs::Config}});
-  auto gua = pick<GuaranteeMode>("--guarantee", a.guarantee, {{"global", GuaranteeMode::Global}, {"declared", GuaranteeMode::Declared}});
+  auto cmp = pick<Compare>("--compare", a.compare);
+  auto dec = pick<DecMode>("--dec", a.dec);
+  auto wir = pick<Wiring>("--wiring", a.wiring);
+  auto low = pick<Lowering>("--lowering", a.lowering);
+  auto rol = pick<Roles>("--roles", a.roles);
+  auto hos = pick<HostAddrs>("--host-addrs", a.host_addrs);
+  auto gua = pick<GuaranteeMode>("--guarantee", a.guarantee);
   for (const Error* e : {cmp.ok() ? nullptr : &cmp.error(), dec.ok() ? nullptr : &dec.error(), wir.ok() ? nullptr : &wir.error(),
                          low.ok() ? nullptr : &low.error(), rol.ok() ? nullptr : &rol.error(), hos.ok() ? nullptr : &hos.error(),
                          gua.ok() ? nullptr : &gua.error()}) {
@@ -202,7 +198,7 @@ Result<Scenario> to_scenario(const CheckArgs& a) {
   if (!mem) return mem.error();
   s.opt.max_memory = *mem;
   const std::optional<Engine> engine = parse_engine(a.engine);
-  if (!engine) return Error{Errc::InvalidArgument, "--engine", "auto|explicit|persistent|random", "'" + a.engine + "'"};
+  if (!engine) return Error{Errc::InvalidArgument, "--engine", enum_choices<Engine>(), "'" + a.engine + "'"};
   s.engine = *engine;
   if (*random > 0) {
     if (s.engine != Engine::Auto && s.engine != Engine::Random) {
@@ -371,7 +367,7 @@ void add_model_commands(CLI::App& app, Run& run) {
   auto* cc = app.add_subcommand("check-configs",
                                 "Model-check a system given as config files, one leader each (device barrier only)");
   cc->add_option("FILE", *files, "Config images (0x128 bytes each)")->required();
-  cc->add_option("--fabric", b->fabric, "default|switch: the table that gives each step's operation")->capture_default_str();
+  cc->add_option("--fabric", b->fabric, enum_choices<Fabric>() + ": the table that gives each step's operation")->capture_default_str();
   add_model_options(cc, *b);
   add_engine_options(cc, *b);
   cc->callback([b, files, cc, &run] {

@@ -8,9 +8,15 @@
 #include <span>
 #include <string_view>
 
+#include "neffbar/enum_names.h"
+
 namespace neffbar {
 
 enum class Compare : std::uint8_t { Ge, Gt };
+template <>
+struct EnumNames<Compare> {
+  static constexpr NameTable<Compare, 2> table{{{Compare::Ge, "ge"}, {Compare::Gt, "gt"}}};
+};
 
 enum class Prim : std::uint8_t {
   Inc,             // add_semaphore_inc @0x273860: +1 (subop 21, imm 1)

@@ -52,11 +52,12 @@ Result<BarrierType> parse_type(std::string_view text) {
 
 Result<Fabric> parse_fabric(std::string_view text) {
   const std::string u = upper(text);
-  if (u == "DEFAULT") return Fabric::Default;
-  if (u == "SWITCH") return Fabric::Switch;
-  return Error{Errc::InvalidArgument, "fabric", "default or switch", "'" + std::string(text) + "'"};
+  for (const auto& [f, n] : EnumNames<Fabric>::table) {
+    if (u == upper(n)) return f;  // any case: "Switch" and "SWITCH" are typed too
+  }
+  return Error{Errc::InvalidArgument, "fabric", enum_choices<Fabric>(" or "), "'" + std::string(text) + "'"};
 }
 
-std::string_view fabric_name(Fabric f) { return f == Fabric::Switch ? "switch" : "default"; }
+std::string_view fabric_name(Fabric f) { return enum_name(f); }
 
 }  // namespace neffbar

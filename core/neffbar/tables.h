@@ -8,6 +8,7 @@
 #include <string_view>
 
 #include "neffbar/error.h"
+#include "neffbar/enum_names.h"
 
 namespace neffbar {
 
@@ -27,6 +28,10 @@ enum class BarrierOp : std::uint32_t {  // barrier_operation_t (IDA enum, OBSERV
   OpTypeMax = 2,  // the (_,2) pad op
 };
 enum class Fabric : std::uint8_t { Default, Switch };  // nrt_is_neuron_switch_v1_family
+template <>
+struct EnumNames<Fabric> {
+  static constexpr NameTable<Fabric, 2> table{{{Fabric::Default, "default"}, {Fabric::Switch, "switch"}}};
+};
 
 inline constexpr int kSteps = 4;           // NEFF_DEVICE_BARRIER_MAX_STEPS
 inline constexpr int kEntries = 4;         // entries per step row

@@ -30,14 +30,9 @@ Result<CheckResult> decide(const System& sys, const EngineOptions& opt) {
       return check_persistent(sys, p);
     }
   }
-  return Error{Errc::InvalidArgument, "engine", "auto|explicit|persistent|random", "?"};
+  return Error{Errc::InvalidArgument, "engine", enum_choices<Engine>(), "?"};
 }
 
-std::optional<Engine> parse_engine(std::string_view name) {
-  for (Engine e : {Engine::Auto, Engine::Explicit, Engine::Persistent, Engine::Random}) {
-    if (name == engine_name(e)) return e;
-  }
-  return std::nullopt;
-}
+std::optional<Engine> parse_engine(std::string_view name) { return parse_enum<Engine>(name); }
 
 }  // namespace neffbar::model

@@ -127,9 +127,7 @@ Result<Composition> compose(const Topology& topo, const SemaMapping& mapping) {
   return out;
 }
 
-std::string_view name(Wiring w) { return w == Wiring::PerPeer ? "per_peer" : "counting"; }
-std::string_view name(Lowering l) {
-  return l == Lowering::Table ? "table" : l == Lowering::ArriveWait ? "arrive_wait" : "hierarchical";
-}
+std::string_view name(Wiring w) { return enum_name(w); }
+std::string_view name(Lowering l) { return enum_name(l); }
 
 }  // namespace neffbar::model

@@ -19,6 +19,22 @@ namespace neffbar::model {
 enum class Wiring : std::uint8_t { PerPeer, Counting };
 enum class Lowering : std::uint8_t { Table, ArriveWait, Hierarchical };
 
+}  // namespace neffbar::model
+
+namespace neffbar {
+template <>
+struct EnumNames<model::Wiring> {
+  static constexpr NameTable<model::Wiring, 2> table{{{model::Wiring::PerPeer, "per_peer"}, {model::Wiring::Counting, "counting"}}};
+};
+template <>
+struct EnumNames<model::Lowering> {
+  static constexpr NameTable<model::Lowering, 3> table{
+      {{model::Lowering::Table, "table"}, {model::Lowering::ArriveWait, "arrive_wait"}, {model::Lowering::Hierarchical, "hierarchical"}}};
+};
+}  // namespace neffbar
+
+namespace neffbar::model {
+
 struct Topology {
   std::uint32_t chips = 1;    // 1..64
   std::uint32_t leaders = 1;  // 1..4 per chip

@@ -2,9 +2,9 @@
 
 namespace neffbar::model {
 
-std::string_view name(DecMode d) { return d == DecMode::One ? "one" : "target"; }
-std::string_view name(Roles r) { return r == Roles::Code ? "code" : "narrative"; }
-std::string_view name(HostAddrs h) { return h == HostAddrs::Ctx ? "ctx" : "config"; }
-std::string_view name(Compare c) { return c == Compare::Ge ? "ge" : "gt"; }
+std::string_view name(DecMode d) { return enum_name(d); }
+std::string_view name(Roles r) { return enum_name(r); }
+std::string_view name(HostAddrs h) { return enum_name(h); }
+std::string_view name(Compare c) { return enum_name(c); }
 
 }  // namespace neffbar::model

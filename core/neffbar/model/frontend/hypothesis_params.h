@@ -14,6 +14,25 @@ enum class DecMode : std::uint8_t { One, Target };    // C5: what a released wai
 enum class Roles : std::uint8_t { Code, Narrative };  // C2: which id is start, which is done
 enum class HostAddrs : std::uint8_t { Ctx, Config };  // C1: where the host leg takes its addresses
 
+}  // namespace neffbar::model
+
+namespace neffbar {
+template <>
+struct EnumNames<model::DecMode> {
+  static constexpr NameTable<model::DecMode, 2> table{{{model::DecMode::One, "one"}, {model::DecMode::Target, "target"}}};
+};
+template <>
+struct EnumNames<model::Roles> {
+  static constexpr NameTable<model::Roles, 2> table{{{model::Roles::Code, "code"}, {model::Roles::Narrative, "narrative"}}};
+};
+template <>
+struct EnumNames<model::HostAddrs> {
+  static constexpr NameTable<model::HostAddrs, 2> table{{{model::HostAddrs::Ctx, "ctx"}, {model::HostAddrs::Config, "config"}}};
+};
+}  // namespace neffbar
+
+namespace neffbar::model {
+
 struct Hypotheses {
   Compare compare = Compare::Ge;          // C4: the encoder's compare mode 5 is >=
   DecMode dec = DecMode::One;             // C5: the encoder's immediate is 1

@@ -10,6 +10,8 @@
 #include <string_view>
 #include <vector>
 
+#include "neffbar/enum_names.h"
+
 namespace neffbar::model {
 
 enum class Verdict : std::uint8_t { Ok, Deadlock, Unsafe, GlobalUnsafe, NotReusable, Overflow, Budget };
@@ -36,6 +38,43 @@ std::string_view global_status_name(GlobalStatus g);
 // Which engine decided.
 enum class Engine : std::uint8_t { Auto, Explicit, Persistent, Random };
 std::string_view engine_name(Engine e);
+
+}  // namespace neffbar::model
+
+namespace neffbar {
+template <>
+struct EnumNames<model::Verdict> {
+  static constexpr NameTable<model::Verdict, 7> table{{{model::Verdict::Ok, "OK"},
+                                                       {model::Verdict::Deadlock, "DEADLOCK"},
+                                                       {model::Verdict::Unsafe, "UNSAFE"},
+                                                       {model::Verdict::GlobalUnsafe, "GLOBAL_UNSAFE"},
+                                                       {model::Verdict::NotReusable, "NOT_REUSABLE"},
+                                                       {model::Verdict::Overflow, "OVERFLOW"},
+                                                       {model::Verdict::Budget, "BUDGET"}}};
+};
+template <>
+struct EnumNames<model::GuaranteeMode> {
+  static constexpr NameTable<model::GuaranteeMode, 2> table{
+      {{model::GuaranteeMode::Global, "global"}, {model::GuaranteeMode::Declared, "declared"}}};
+};
+template <>
+struct EnumNames<model::GlobalStatus> {
+  static constexpr NameTable<model::GlobalStatus, 5> table{{{model::GlobalStatus::Holds, "holds"},
+                                                            {model::GlobalStatus::Broken, "broken"},
+                                                            {model::GlobalStatus::NotReached, "not reached"},
+                                                            {model::GlobalStatus::NotRefuted, "not refuted"},
+                                                            {model::GlobalStatus::Unknown, "unknown"}}};
+};
+template <>
+struct EnumNames<model::Engine> {
+  static constexpr NameTable<model::Engine, 4> table{{{model::Engine::Auto, "auto"},
+                                                      {model::Engine::Explicit, "explicit"},
+                                                      {model::Engine::Persistent, "persistent"},
+                                                      {model::Engine::Random, "random"}}};
+};
+}  // namespace neffbar
+
+namespace neffbar::model {
 
 // One executed instruction of a counterexample.
 struct TraceEntry {

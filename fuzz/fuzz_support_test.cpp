@@ -1,9 +1,11 @@
 // The fuzzing machinery itself: the schema-driven mutator is deterministic per seed,
 // keeps to its image, and always changes it; the crossover takes every leaf from one
 // parent; the slow-oracle sample draws about one distinct input in 1024; the property
-// driver crashes, naming the check, on a broken implementation.
+// driver crashes, naming the check, on a broken implementation, and runs the laws'
+// expensive checks on every input of the replay.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <array>
 #include <cstdlib>
 #include <cstring>
@@ -150,6 +152,32 @@ TEST(PropertyDriver, ABrokenImplementationCrashesNamingTheCheck) {
   run_all(real);  // the real one passes on the same inputs
   EXPECT_DEATH(run_all(broken), "neffbar property p3_search failed: faithful search == fast search");
   EXPECT_DEATH(run_property("no_such_property", nullptr, 0), "no property named no_such_property");
+}
+
+// A law's expensive checks (Judge::thorough: P4's explicit search, the reductions'
+// larger reference budget) run where the sample says: for every input under
+// NEFFBAR_FUZZ_EVERY=1 (the ctest replay), so a law broken only there fails every
+// replayed input; while fuzzing, for about one distinct input in 1024.
+TEST(PropertyDriver, TheThoroughChecksRunOnEveryInputOfTheReplay) {
+  std::vector<std::vector<std::uint8_t>> inputs;
+  for (std::uint64_t seed = 1; seed <= 256; ++seed) {
+    props::RecordingSource rec(seed);
+    (void)props::draw_p4(rec);
+    inputs.push_back(rec.bytes());
+    inputs.back().push_back(static_cast<std::uint8_t>(seed));  // distinct inputs (trailing bytes are not read)
+  }
+  const auto broken_when_thorough = [](const props::TopologyInput&, props::Judge& j) {
+    j.require(!j.thorough(), "the thorough part");
+  };
+  setenv("NEFFBAR_FUZZ_EVERY", "1", 1);
+  SlowOracleSample every;
+  EXPECT_DEATH(
+      for (const auto& in : inputs) run_from_bytes("p4_fabrics", props::draw_p4, broken_when_thorough, in, every(in)),
+      "neffbar property p4_fabrics failed: the thorough part");
+  unsetenv("NEFFBAR_FUZZ_EVERY");
+  SlowOracleSample sampled;
+  const auto drawn = std::count_if(inputs.begin(), inputs.end(), [&](const auto& in) { return sampled(in); });
+  EXPECT_LE(drawn, 4) << "of 256 distinct inputs (0.25 expected)";
 }
 
 }  // namespace

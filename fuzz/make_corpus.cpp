@@ -211,6 +211,10 @@ int main(int argc, char** argv) {
   const ConfigBytes some = *comps[1].configs.begin();
   const std::string cfg(some.begin(), some.end());
   const std::string log = write_log(some, LogMode::Full);
+  // argv words, the 0 byte, then stdin.  (The first seeds were written with one 0 byte
+  // too many, so none of them reached a command's success on stdin; they stay, with_stdin
+  // writes the format as fuzz_cli reads it.)
+  const auto with_stdin = [](std::string words, const std::string& in) { return (words += '\0') + in; };
   const std::vector<std::string> lines = {
       "--help", "--version", "--help-all", "bogus", "check\n--help",
       std::string("decode\n-\0", 10) + cfg, std::string("decode\n--full\n-\0", 17) + cfg,
@@ -221,7 +225,26 @@ int main(int argc, char** argv) {
       "check\n--chips\n2\n--leaders\n2\n--engine\nexplicit\n--json", "check\n--chips\n1\n--leaders\n2\n--random\n5",
       "check\n--chips\n2\n--leaders\n1\n--compare\ngt\n--dec\ntarget\n--rounds\n2",
       "check\n--chips\n65", "check\n--engine\npersistent\n--no-por", std::string("check-configs\n-\0", 17) + cfg,
-      "promela\n--chips\n1\n--leaders\n2", "hypotheses\n--small", "hypotheses\n--small\n--json"};
+      "promela\n--chips\n1\n--leaders\n2", "hypotheses\n--small", "hypotheses\n--small\n--json",
+      // Each command's success on stdin, and its refusals.
+      with_stdin("decode\n-", cfg), with_stdin("decode\n--full\n--arch\nv4\n-", cfg), with_stdin("decode\n--arch\nv9\n-", cfg),
+      with_stdin("encode\n-", log), with_stdin("lint\n-", cfg), with_stdin("lint\n--json\n-", cfg),
+      with_stdin("check-configs\n-", cfg), with_stdin("check-configs\n--json\n-", cfg), with_stdin("check-configs\n-", "short"),
+      // search: by number and by name, fast and faithful, found and not; each argument refused.
+      "search\n--fabric\ndefault\n3\n1", "search\n--fabric\nswitch\n0x2\n-1\n--faithful",
+      "search\n--fabric\ndefault\nINTRA_CHIP\n0", "search\n--fabric\nswitch\n-0x1\n9", "search\n--fabric\nmesh\n1\n1",
+      "search\n--fabric\ndefault\nNOT_A_TYPE\n1", "search\n--fabric\ndefault\n1\n0x", "search\n--fabric\ndefault\n1\nstep",
+      // check: the memory budget's spellings, options of another engine, out-of-range counts,
+      // a budget that runs out (after a violation and without one), a finding under declared.
+      "check\n--max-memory\n512M", "check\n--max-memory\n4GiB", "check\n--max-memory\nauto", "check\n--max-memory\n64k",
+      "check\n--max-memory\n1T", "check\n--max-memory\n0", "check\n--max-memory\n12X", "check\n--max-memory\nM",
+      "check\n--seed\n3", "check\n--random\n5\n--engine\nexplicit", "check\n--engine\npersistent\n--max-states\n9",
+      "check\n--chips\n0", "check\n--leaders\n9", "check\n--rounds\n0",
+      "check\n--chips\n4\n--leaders\n2\n--engine\nexplicit\n--max-states\n50",
+      "check\n--chips\n2\n--leaders\n2\n--engine\nexplicit\n--max-states\n50\n--no-proxy",
+      "check\n--chips\n2\n--leaders\n2\n--engine\nexplicit\n--max-states\n50\n--no-proxy\n--json",
+      "check\n--chips\n4\n--leaders\n2\n--guarantee\ndeclared", "check\n--chips\n4\n--leaders\n2\n--guarantee\ndeclared\n--engine\nexplicit",
+      "check\n--chips\n2\n--leaders\n2\n--no-proxy\n--engine\npersistent", "check\n--chips\n2\n--leaders\n2\n--random\n3\n--json"};
   std::ofstream cli_dict(out / "cli.dict");
   for (std::size_t i = 0; i < lines.size(); ++i) put(out / "cli", "line" + std::to_string(i), of(lines[i]));
   for (const char* w : {"decode", "encode", "table", "search", "lint", "check", "check-configs", "promela", "hypotheses",

@@ -1,7 +1,9 @@
 // The replay driver linked into every fuzz target when libFuzzer is not: each argument
 // is a file or a folder of inputs, run once through LLVMFuzzerTestOneInput.  This is
 // how the corpora and the regressions run in ctest (label fuzz-replay), under
-// ASan+UBSan in the asan preset, with any compiler.
+// ASan+UBSan in the asan preset, with any compiler.  In a folder, dot-files and
+// dot-folders are not inputs: the `.keep` files that keep the empty regression folders
+// in git would otherwise run as empty inputs.
 #include <algorithm>
 #include <cstdint>
 #include <cstdio>
@@ -21,8 +23,12 @@ int main(int argc, char** argv) {
     std::vector<fs::path> files;
     const fs::path arg = argv[i];
     if (fs::is_directory(arg)) {
-      for (const auto& e : fs::recursive_directory_iterator(arg)) {
-        if (e.is_regular_file()) files.push_back(e.path());
+      for (auto it = fs::recursive_directory_iterator(arg); it != fs::recursive_directory_iterator(); ++it) {
+        if (it->path().filename().string().starts_with('.')) {
+          it.disable_recursion_pending();
+          continue;
+        }
+        if (it->is_regular_file()) files.push_back(it->path());
       }
     } else if (fs::exists(arg)) {
       files.push_back(arg);

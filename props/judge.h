@@ -19,6 +19,11 @@ class Judge {
   // Statistics on what the cases reached (rapidcheck prints them; the fuzzer ignores them).
   virtual void classify(bool, std::string_view) {}
   virtual void tag(std::string_view) {}
+  // Whether this case runs the law's expensive cross-checks (the explicit search, the
+  // reference checker).  rapidcheck and the ctest replay always do; the fuzz driver
+  // samples them (fuzz/property_fuzzer.h) so every target keeps >= 1,000 exec/s.  A law
+  // only ever skips a check here, never weakens one it runs.
+  virtual bool thorough() const { return true; }
 
   // `what` names the check; the teeth tests (teeth_test.cpp) look for it in the failure.
   void require(bool ok, std::string_view what) {

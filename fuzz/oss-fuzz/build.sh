@@ -28,5 +28,5 @@ for t in "${targets[@]}"; do
   sed -i "s/^dict = .*/dict = fuzz_$t.dict/" "$OUT/fuzz_$t.options"
   cp "$files/$t.dict" "$OUT/fuzz_$t.dict"
   rm -f "$OUT/fuzz_${t}_seed_corpus.zip"
-  (cd "$here/corpus/$t" && zip -q -r "$OUT/fuzz_${t}_seed_corpus.zip" .)
+  (cd "$here/corpus/$t" && zip -q -r "$OUT/fuzz_${t}_seed_corpus.zip" . -x '.*' '*/.*')  # dot-files are not seeds
 done

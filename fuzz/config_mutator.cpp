@@ -8,6 +8,7 @@
 #include "neffbar/bytes.h"
 #include "neffbar/codec.h"
 #include "neffbar/driver_context.h"
+#include "neffbar/sema_address.h"
 #include "neffbar/sema_ids.h"
 
 // libFuzzer's byte-level mutator; weak so the replay build links without libFuzzer.
@@ -29,7 +30,7 @@ std::uint64_t pick_value(const Field& f, std::uint64_t current, Rng& rng) {
       case 2: return current + m.bytes_per_sema * (rng() % 2 ? 1 : -1);  // the neighbour semaphore
       default: {
         const Window w = static_cast<Window>(rng() % 4);
-        return m.sp_base(0x0100'0000, static_cast<std::uint32_t>(rng() % 8)) +
+        return m.sp_base(kSpOrigin, static_cast<std::uint32_t>(rng() % 8)) +
                m.sema_offset(static_cast<std::uint32_t>(rng() % 20), w);
       }
     }

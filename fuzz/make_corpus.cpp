@@ -80,7 +80,7 @@ void write_property_targets(const fs::path& out) {
       dict << le_token(v, 8) << "\n";
     }
     if (p.name == "p1_round_trip" || p.name == "p2_overlay") {
-      for (std::uint32_t id : {2u, 6u, 7u, 8u, 9u, 12u, 16u}) dict << le_token(m.sp_base(0x0100'0000, 1) + m.sema_offset(id, Window::Read), 8) << "\n";
+      for (std::uint32_t id : {2u, 6u, 7u, 8u, 9u, 12u, 16u}) dict << le_token(m.sp_base(kSpOrigin, 1) + m.sema_offset(id, Window::Read), 8) << "\n";
     }
     std::ofstream(out / (target + ".options")) << "[libfuzzer]\nmax_len = " << std::max<std::size_t>(64, 4 * longest)
                                                 << "\ndict = " << target << ".dict\n";
@@ -268,7 +268,7 @@ int main(int argc, char** argv) {
   std::ofstream bin_dict(out / "decode.dict");
   const SemaMapping m;
   const auto le = le_token;
-  for (std::uint32_t id : {2u, 6u, 7u, 8u, 9u, 12u, 16u}) bin_dict << le(m.sp_base(0x0100'0000, 1) + m.sema_offset(id, Window::Read), 8) << "\n";
+  for (std::uint32_t id : {2u, 6u, 7u, 8u, 9u, 12u, 16u}) bin_dict << le(m.sp_base(kSpOrigin, 1) + m.sema_offset(id, Window::Read), 8) << "\n";
   for (std::uint32_t t : {1u, 2u, 3u, 4u, 0xFFFFFFFFu}) bin_dict << le(t, 4) << "\n";
   write_property_targets(out);
   return 0;

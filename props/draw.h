@@ -14,6 +14,7 @@
 #include "neffbar/driver_context.h"
 #include "neffbar/model/frontend/composer.h"
 #include "neffbar/model/frontend/lowering.h"
+#include "neffbar/sema_address.h"
 #include "neffbar/sema_ids.h"
 #include "neffbar/semaphore.h"
 #include "neffbar/tables.h"
@@ -28,7 +29,7 @@ inline std::uint64_t draw_mapped_address(Source& s) {
   const auto sp = s.in_range<std::uint32_t>(0, 8);
   const auto id = s.in_range<std::uint32_t>(0, 20);
   const auto w = s.element({Window::Read, Window::Inc, Window::Set, Window::Dec});
-  return m.sp_base(0x0100'0000, sp) + m.sema_offset(id, w);
+  return m.sp_base(kSpOrigin, sp) + m.sema_offset(id, w);
 }
 
 // Interesting values for one field of the schema: zero, all-ones, the field's maximum,
@@ -158,7 +159,7 @@ inline std::vector<std::uint8_t> draw_ctx_blob(Source& s) {
     default: ctx.set_host_cc(static_cast<std::uint8_t>(s.below(256)));
   }
   ctx.set_leader_count(s.weighted({6, 1}) == 0 ? s.in_range<std::uint32_t>(0, 5) : s.in_range<std::uint32_t>(5, 7));
-  for (std::uint32_t i = 0; i < 4; ++i) ctx.set_sp_sema_base(i, SemaMapping{}.sp_base(0x0100'0000, i));
+  for (std::uint32_t i = 0; i < 4; ++i) ctx.set_sp_sema_base(i, SemaMapping{}.sp_base(kSpOrigin, i));
   if (s.weighted({9, 1}) == 1) ctx.bytes.resize(s.below(ctx.bytes.size()));
   return ctx.bytes;
 }

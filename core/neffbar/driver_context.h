@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "neffbar/error.h"
+#include "neffbar/sema_address.h"
 #include "neffbar/sema_ids.h"
 
 namespace neffbar {

@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "neffbar/driver_context.h"
+#include "neffbar/sema_address.h"
 #include "neffbar/sema_ids.h"
 #include "neffbar/semaphore.h"
 

@@ -152,7 +152,7 @@ TEST(Lowering, SemaphoreSpaceKeepsUnmappedAddressesApart) {
   const SemaMapping m;
   SemaSpace space(m);
   System sys;
-  const std::uint64_t base = m.sp_base(0x0100'0000, 1);
+  const std::uint64_t base = m.sp_base(kSpOrigin, 1);
   const std::uint32_t a = space.intern(base + m.sema_offset(8, Window::Read), sys);
   EXPECT_EQ(space.intern(base + m.sema_offset(8, Window::Inc), sys), a);
   const SemaRef ref = *resolve(m, base + m.sema_offset(8, Window::Read));

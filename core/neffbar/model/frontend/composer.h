@@ -10,6 +10,7 @@
 #include "neffbar/codec.h"
 #include "neffbar/error.h"
 #include "neffbar/driver_context.h"
+#include "neffbar/sema_address.h"
 #include "neffbar/sema_ids.h"
 #include "neffbar/semaphore.h"
 #include "neffbar/tables.h"
@@ -75,7 +76,7 @@ inline constexpr std::uint32_t kClosingRound = 16;  // 16+j: hierarchical closin
 struct Composition {
   Topology topo;
   SemaMapping mapping;
-  std::uint64_t origin = 0x0100'0000;                    // SP c*4+l lives at origin + (c*4+l)*stride
+  std::uint64_t origin = kSpOrigin;                       // SP c*4+l lives at origin + (c*4+l)*stride
   std::vector<ConfigBytes> configs;                      // [c*L + l]
   std::vector<DriverContext> contexts;                   // [c]
   std::vector<std::vector<std::uint32_t>> guarantee;     // [c*L + l] -> leader indices c*L+l

@@ -11,6 +11,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "neffbar/sema_address.h"
 #include "neffbar/sema_ids.h"
 #include "neffbar/semaphore.h"
 

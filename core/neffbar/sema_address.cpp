@@ -1,4 +1,4 @@
-#include "neffbar/sema_ids.h"
+#include "neffbar/sema_address.h"
 
 namespace neffbar {
 

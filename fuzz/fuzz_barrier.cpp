@@ -227,7 +227,7 @@ void configs(const std::uint8_t* d, std::size_t n, bool deep) {
     const CheckResult p = *check_persistent(*sys, po);
     fuzz::check_counterexample(*sys, p);
     if (const auto oracle = static_oracle(*sys); oracle && p.verdict != Verdict::Budget) {
-      const std::uint32_t mask = bit(Verdict::Deadlock) | bit(Verdict::Unsafe) | bit(Verdict::GlobalUnsafe) | bit(Verdict::NotReusable);
+      const std::uint32_t mask = kComparedKinds;
       fuzz::require((*oracle & mask) == (p.found_mask & mask), "static oracle == persistent engine");
     }
     return;
@@ -237,7 +237,7 @@ void configs(const std::uint8_t* d, std::size_t n, bool deep) {
   fuzz::check_counterexample(*sys, r);
   if (deep) fuzz::check_promela(*sys);  // a third of the time otherwise
   if (const auto oracle = static_oracle(*sys)) {
-    const std::uint32_t mask = bit(Verdict::Deadlock) | bit(Verdict::Unsafe) | bit(Verdict::GlobalUnsafe) | bit(Verdict::NotReusable);
+    const std::uint32_t mask = kComparedKinds;
     fuzz::require((*oracle & mask) == (r.found_mask & mask), "static oracle == exhaustive checker");
   }
   check_persistent_agrees(*sys, r);

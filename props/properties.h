@@ -455,7 +455,7 @@ inline void p11_oracle_agrees(const P11Input& in, const OracleFn& oracle, Judge&
   j.assume(o.has_value());
   CheckOptions all;
   all.collect_all = true;
-  const std::uint32_t mask = bit(Verdict::Deadlock) | bit(Verdict::Unsafe) | bit(Verdict::GlobalUnsafe) | bit(Verdict::NotReusable);
+  const std::uint32_t mask = kComparedKinds;
   const std::uint32_t got = explicit_search(sys, all).found_mask & mask;
   j.require((*o & mask) == got, "the oracle's failure kinds == the checker's");
   j.tags(name(in.fault), got == 0 ? "ok" : "failing");

@@ -220,7 +220,7 @@ TEST(Engines, StaticOracleAgreesWithTheExhaustiveChecker) {
       ++applied;
       CheckOptions all;
       all.collect_all = true;
-      const std::uint32_t mask = bit(Verdict::Deadlock) | bit(Verdict::Unsafe) | bit(Verdict::GlobalUnsafe) | bit(Verdict::NotReusable);
+      const std::uint32_t mask = kComparedKinds;
       EXPECT_EQ(*o & mask, explicit_search(sys, all).found_mask & mask) << scenario_title(s.topo, s.hyp) << " fault " << name(f);
     }
   }

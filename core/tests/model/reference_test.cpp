@@ -77,7 +77,7 @@ void compare_on(std::uint64_t seed, int systems, bool persistent_only) {
       }
     }
     if (const std::optional<std::uint32_t> o = static_oracle(sys)) {
-      const std::uint32_t mask = bit(Verdict::Deadlock) | bit(Verdict::Unsafe) | bit(Verdict::GlobalUnsafe) | bit(Verdict::NotReusable);
+      const std::uint32_t mask = kComparedKinds;
       ASSERT_EQ(*o & mask, ref.found_mask & mask) << "seed " << seed << " system " << i << " (static oracle)\n" << hand_made::dump(sys);
     }
     const CheckResult rnd = random_check(sys, 8, seed + static_cast<std::uint64_t>(i));

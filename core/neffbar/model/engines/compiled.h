@@ -59,17 +59,10 @@ struct Compiled {
     // effects.  An instruction on a semaphore that could leave int32 can fail (OVERFLOW)
     // and so is no mover: an atomic block that failed there would hide the states in
     // which its first instructions had run (found by the reference checker).
-    std::vector<std::int64_t> hi(init.begin(), init.end()), lo(init.begin(), init.end());
-    for (const Process& pr : s.procs) {
-      for (const Instr& in : pr.program) {
-        if (in.marker != Marker::None) continue;
-        const std::int64_t e = effect(in.op);
-        (e > 0 ? hi : lo)[in.op.sema] += e;
-      }
-    }
+    const ValueBounds bounds = value_bounds(s);
     std::vector<std::uint8_t> may_overflow(S, 0);
     for (std::size_t i = 0; i < S; ++i) {
-      may_overflow[i] = hi[i] > INT32_MAX || lo[i] < INT32_MIN;
+      may_overflow[i] = bounds.may_leave_int32(i);
       overflow_possible = overflow_possible || may_overflow[i];
     }
     auto only = [](const std::vector<std::uint32_t>& v, std::uint32_t p) {

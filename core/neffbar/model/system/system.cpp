@@ -71,4 +71,20 @@ std::size_t instruction_count(const System& sys) {
   return n;
 }
 
+ValueBounds value_bounds(const System& sys) {
+  ValueBounds b;
+  for (const Semaphore& m : sys.semas) {
+    b.lo.push_back(m.initial);
+    b.hi.push_back(m.initial);
+  }
+  for (const Process& pr : sys.procs) {
+    for (const Instr& in : pr.program) {
+      if (in.marker != Marker::None || in.op.sema >= sys.semas.size()) continue;
+      const std::int64_t e = effect(in.op);
+      (e > 0 ? b.hi : b.lo)[in.op.sema] += e;
+    }
+  }
+  return b;
+}
+
 }  // namespace neffbar::model

@@ -108,4 +108,16 @@ std::string describe(const System& sys, std::uint32_t proc, std::uint32_t pc);
 // Total instruction count (for budgets and progress output).
 std::size_t instruction_count(const System& sys);
 
+// The range each semaphore's value can reach over all executions: its initial value plus
+// the sum of all positive (negative) effects on it.  Where that range leaves int32 an
+// instruction can fail with OVERFLOW (the explicit search then treats it as no mover; the
+// persistent engine refuses the system).
+struct ValueBounds {
+  std::vector<std::int64_t> lo, hi;  // [semaphore]
+  [[nodiscard]] bool may_leave_int32(std::size_t s) const {
+    return hi[s] > std::numeric_limits<std::int32_t>::max() || lo[s] < std::numeric_limits<std::int32_t>::min();
+  }
+};
+ValueBounds value_bounds(const System& sys);
+
 }  // namespace neffbar::model

@@ -18,6 +18,11 @@ enum class Verdict : std::uint8_t { Ok, Deadlock, Unsafe, GlobalUnsafe, NotReusa
 std::string_view verdict_name(Verdict v);
 constexpr std::uint32_t bit(Verdict v) { return 1u << static_cast<unsigned>(v); }
 constexpr bool failing(Verdict v) { return v != Verdict::Ok && v != Verdict::Budget; }
+// The failing kinds every exact engine decides in full (with collect_all), so engines
+// and the reference checker are compared on these bits: OVERFLOW is left out, since the
+// persistent engine refuses a system that could overflow.
+inline constexpr std::uint32_t kComparedKinds =
+    bit(Verdict::Deadlock) | bit(Verdict::Unsafe) | bit(Verdict::GlobalUnsafe) | bit(Verdict::NotReusable);
 
 enum class GuaranteeMode : std::uint8_t {
   Global,    // GLOBAL_UNSAFE fails the check

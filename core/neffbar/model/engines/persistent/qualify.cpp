@@ -26,8 +26,6 @@ std::string names(const System& sys, const std::vector<std::uint32_t>& procs) {
 Qualification qualify(const System& sys) {
   const std::size_t S = sys.semas.size();
   std::vector<std::vector<std::uint32_t>> consumers(S);  // processes that wait on or decrease s
-  std::vector<std::int64_t> hi(S), lo(S);
-  for (std::size_t s = 0; s < S; ++s) hi[s] = lo[s] = sys.semas[s].initial;
   for (std::uint32_t p = 0; p < sys.procs.size(); ++p) {
     for (std::uint32_t pc = 0; pc < sys.procs[p].program.size(); ++pc) {
       const Instr& in = sys.procs[p].program[pc];
@@ -38,7 +36,6 @@ Qualification qualify(const System& sys) {
                            std::string(prim_name(in.op.prim)) + "): a release can be undone by another's increment"};
       }
       const std::int64_t e = effect(in.op);
-      (e > 0 ? hi : lo)[in.op.sema] += e;
       auto& c = consumers[in.op.sema];
       if ((e < 0 || is_wait(in.op.prim)) && (c.empty() || c.back() != p)) c.push_back(p);
     }
@@ -49,10 +46,12 @@ Qualification qualify(const System& sys) {
                          ": one can take what another waits for"};
     }
   }
+  const ValueBounds bounds = value_bounds(sys);
   for (std::size_t s = 0; s < S; ++s) {
-    if (hi[s] > std::numeric_limits<std::int32_t>::max() || lo[s] < std::numeric_limits<std::int32_t>::min()) {
+    if (bounds.may_leave_int32(s)) {
       return {false, "semaphore " + sys.semas[s].name + " could leave int32 (its changes add up to " +
-                         (hi[s] > std::numeric_limits<std::int32_t>::max() ? std::to_string(hi[s]) : std::to_string(lo[s])) +
+                         (bounds.hi[s] > std::numeric_limits<std::int32_t>::max() ? std::to_string(bounds.hi[s])
+                                                                                  : std::to_string(bounds.lo[s])) +
                          "): an overflow would stop a run"};
     }
   }

@@ -8,8 +8,8 @@
 # law and generator rapidcheck runs in CI); their options and dictionaries are in
 # fuzz/properties/.
 set(NEFFBAR_FUZZ_FORMATS decode json search sema handshake barrier names cli)
-set(NEFFBAR_FUZZ_PROPERTIES p1_round_trip p2_overlay p3_search p4_fabrics p5_deadlock p5_faults p6_and p7_merge
-    p8_arithmetic p9_reuse p10_machine p11_oracle reductions persistent)
+include(${CMAKE_CURRENT_LIST_DIR}/../props/properties.cmake)  # NEFFBAR_PROPERTIES
+set(NEFFBAR_FUZZ_PROPERTIES ${NEFFBAR_PROPERTIES})
 set(NEFFBAR_FUZZ_CLI cli)                  # targets that link the CLI library (core/cli) too
 set(NEFFBAR_FUZZ_MUTATED decode barrier)  # targets with the schema-driven mutator
 

@@ -62,7 +62,7 @@ TEST(Drivers, ChoicesStayInRange) {
   EXPECT_EQ(bytes_for(257), 2u);
 }
 
-// fuzz/targets.cmake's NEFFBAR_FUZZ_PROPERTIES, passed in by props/CMakeLists.txt.
+// props/properties.cmake's NEFFBAR_PROPERTIES (fuzz/targets.cmake's prop_ targets), passed in by props/CMakeLists.txt.
 TEST(Drivers, FuzzTargetsAreTheRegistry) {
   std::string listed = NEFFBAR_FUZZ_PROPERTY_LIST, registry;
   for (std::string_view n : property_names()) registry += (registry.empty() ? "" : ",") + std::string(n);

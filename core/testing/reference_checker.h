@@ -51,7 +51,9 @@ inline ReferenceResult reference_check(const model::System& sys, std::uint64_t m
   using model::Verdict;
   constexpr std::uint32_t kNever = std::numeric_limits<std::uint32_t>::max();
   const std::size_t P = sys.procs.size();
-  // last_arrive[q][r]: the pc of q's last ARRIVE of round r.
+  // last_arrive[q][r]: the pc of q's last ARRIVE of round r.  The same definition as
+  // model::Arrivals, written again on purpose: the reference shares nothing with the
+  // engines, so a slip in one shows up as a disagreement.
   std::vector<std::vector<std::uint32_t>> last_arrive(P, std::vector<std::uint32_t>(sys.rounds, kNever));
   for (std::size_t q = 0; q < P; ++q) {
     for (std::uint32_t pc = 0; pc < sys.procs[q].program.size(); ++pc) {

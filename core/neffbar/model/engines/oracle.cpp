@@ -35,6 +35,9 @@ std::vector<std::uint32_t> max_progress(const System& sys, const std::vector<std
 
 namespace {
 
+// The first marker of a kind in a round.  For ARRIVE this is the one that counts (the
+// last, Arrivals in system.h) because the oracle applies only where every process has
+// one ARRIVE and one DEPART per round (oracle_applies()).
 std::uint32_t marker_pc(const Process& p, Marker m, std::uint16_t round) {
   for (std::uint32_t i = 0; i < p.program.size(); ++i) {
     if (p.program[i].marker == m && p.program[i].round == round) return i;

@@ -149,12 +149,15 @@ struct Net {
     arrive.assign(std::size_t{P} * R, kNone);
     departs.resize(R + 1);
     if (!periodic) starts.assign(std::size_t{P} * (R + 2), 0);
+    const Arrivals arrivals(sys);  // the one definition of the ARRIVE that counts (system.h)
+    for (std::uint32_t p = 0; p < P; ++p) {
+      for (std::uint32_t r = 0; r < R; ++r) arrive[std::size_t{p} * R + r] = arrivals.last(p, r);
+    }
     for (std::uint32_t p = 0; p < P; ++p) {
       const auto& prog = sys.procs[p].program;
       // Periodic: round r's markers are round 0's shifted; the loop below sees them all.
       for (std::uint32_t pc = 0; pc < len[p]; ++pc) {
         const Instr& in = prog[pc];
-        if (in.marker == Marker::Arrive && in.round < R) arrive[std::size_t{p} * R + in.round] = pc;
         if (in.marker == Marker::Depart) departs[std::min<std::uint32_t>(in.round, R)].push_back({p, pc});
       }
       if (periodic) continue;

@@ -35,14 +35,7 @@ from bench_selftest_png import png_pixels, screenshot  # noqa: E402
 FLOOR, BENCH, OTHER = "BM_Arith_Floor", "BM_Checker/2/4/0", "BM_ComposeAndLower/4"
 
 
-class Checks:
-    def __init__(self):
-        self.failures = []
-
-    def __call__(self, ok, what):
-        print(f"  {'ok  ' if ok else 'FAIL'} {what}", flush=True)
-        if not ok:
-            self.failures.append(what)
+from selftest_checks import Checks  # noqa: E402
 
 
 # ------------------------------------------------------------------ Mann-Whitney U --

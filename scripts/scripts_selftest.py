@@ -62,14 +62,7 @@ BAD_VALUES = {
 }
 
 
-class Checks:
-    def __init__(self):
-        self.failures = []
-
-    def __call__(self, ok, what):
-        print(f"  {'ok  ' if ok else 'FAIL'} {what}", flush=True)
-        if not ok:
-            self.failures.append(what)
+from selftest_checks import Checks  # noqa: E402
 
 
 # ------------------------------------------------------------------ the scratch --
@@ -125,16 +118,18 @@ def changed(before, after):
 
 
 class Scratch:
-    """A copy of scripts/ (and fuzz/targets.cmake, which scripts/fuzz reads first) in a
-    temporary folder, with the recording shims on the PATH."""
+    """A copy of scripts/ (and the target lists scripts/fuzz reads first: fuzz/targets.cmake
+    and the props/properties.cmake it includes) in a temporary folder, with the recording
+    shims on the PATH."""
 
     def __init__(self, tmp, source=HERE):
         self.root = os.path.join(tmp, "repo")
         shutil.copytree(source, os.path.join(self.root, "scripts"), ignore=shutil.ignore_patterns("__pycache__"))
-        targets = os.path.join(os.path.dirname(source), "fuzz", "targets.cmake")
-        if os.path.exists(targets):
-            os.makedirs(os.path.join(self.root, "fuzz"))
-            shutil.copy2(targets, os.path.join(self.root, "fuzz"))
+        for folder, name in (("fuzz", "targets.cmake"), ("props", "properties.cmake")):
+            listed = os.path.join(os.path.dirname(source), folder, name)
+            if os.path.exists(listed):
+                os.makedirs(os.path.join(self.root, folder), exist_ok=True)
+                shutil.copy2(listed, os.path.join(self.root, folder))
         self.home, self.tmpdir, shims = (os.path.join(tmp, d) for d in ("home", "tmpdir", "shims"))
         for d in (self.home, self.tmpdir, shims):
             os.makedirs(d)

@@ -163,5 +163,24 @@ TEST(JsonLog, EveryReaderErrorNamesThePath) {
   }
 }
 
+// The path counts array elements: a duplicate key in each step's object names that
+// step (the reader's element counter; mutation testing found that only step 0 was tried).
+TEST(JsonLog, AnErrorInALaterArrayElementNamesItsIndex) {
+  const std::string good = write_log(encode(hand_built()));
+  const std::string key = "\"m2s_val\": ";
+  std::size_t at = std::string::npos;
+  for (std::size_t step = 0; step < 3; ++step) {
+    at = good.find(key, at == std::string::npos ? 0 : at + 1);
+    ASSERT_NE(at, std::string::npos) << "step " << step;
+    std::string text = good;
+    text.insert(at, key + "0, ");
+    const Result<ConfigBytes> r = read_log(text);
+    ASSERT_FALSE(r.ok()) << step;
+    EXPECT_NE(r.error().message().find("$.device_barrier.barrier_step_config[" + std::to_string(step) + "].m2s_val"),
+              std::string::npos)
+        << r.error().message();
+  }
+}
+
 }  // namespace
 }  // namespace neffbar

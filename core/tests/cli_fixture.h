@@ -2,6 +2,8 @@
 // its exit code, stdout and stderr (cli_test.cpp, cli_hostile_test.cpp).
 #pragma once
 
+#include "testing/sanitized.h"
+
 #include <gtest/gtest.h>
 #include <sys/wait.h>
 
@@ -16,17 +18,7 @@ namespace neffbar_e2e {
 
 // Built with AddressSanitizer (the binary under test is too): ulimit -v cannot work
 // there, since ASan reserves terabytes of address space, and everything is slower.
-#if defined(__SANITIZE_ADDRESS__)
-inline constexpr bool kSanitized = true;
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer)
-inline constexpr bool kSanitized = true;
-#else
-inline constexpr bool kSanitized = false;
-#endif
-#else
-inline constexpr bool kSanitized = false;
-#endif
+using neffbar::testing::kSanitized;
 
 namespace fs = std::filesystem;
 

@@ -1,6 +1,8 @@
 // Hand-made systems for the model's unit tests: one instruction a call.
 #pragma once
 
+#include "testing/sanitized.h"
+
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -11,17 +13,7 @@ namespace neffbar::model::hand_made {
 
 // Under ASan+UBSan (the second ctest pass, ~10x slower) the long differential tests run
 // a smaller sample; the g++ pass runs them whole.
-#if defined(__SANITIZE_ADDRESS__)
-inline constexpr bool kSanitized = true;
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer)
-inline constexpr bool kSanitized = true;
-#else
-inline constexpr bool kSanitized = false;
-#endif
-#else
-inline constexpr bool kSanitized = false;
-#endif
+using neffbar::testing::kSanitized;
 
 
 inline Instr op(Prim k, std::uint32_t s, std::int64_t v = 1, std::int64_t dec = 1, std::uint16_t r = 0) {

@@ -88,7 +88,7 @@ constexpr std::int64_t effect(const SemaOp& op) {
 // persistent engine keeps its own, laid out for its periodic rounds).
 class Arrivals {
  public:
-  static constexpr std::uint32_t kNever = 0xFFFF'FFFF;
+  static constexpr std::uint32_t kNever = kNone;
   explicit Arrivals(const System& sys);
   // The pc of q's last ARRIVE of round r, or kNever.
   [[nodiscard]] std::uint32_t last(std::uint32_t q, std::uint32_t r) const {

@@ -46,7 +46,7 @@ struct Net {
   std::vector<std::uint32_t> comp;         // [p] -> connected component (shared semaphores)
   std::vector<std::vector<std::uint32_t>> members;
   std::vector<std::uint32_t> starts;       // not periodic: [p*(R+2)+j] first pc of round >= j
-  std::vector<std::uint32_t> arrive;       // [p*R+r] its last ARRIVE of round r (what counts), kNone
+  Arrivals arrivals;  // the ARRIVE that counts per process and round (system.h: the last of the round)
   std::vector<std::vector<DepartPoint>> departs;  // [r]; [R]: rounds >= R, which nobody arrives
   std::vector<std::uint8_t> in_g;          // [p*P+q]: q != p is in p's guarantee
   std::vector<std::vector<std::uint32_t>> others;  // p's guarantee without p
@@ -54,7 +54,7 @@ struct Net {
   std::vector<std::uint32_t> relevant;     // processes whose arrival some DEPART checks
 
   explicit Net(const System& s)
-      : sys(s), P(static_cast<std::uint32_t>(s.procs.size())), S(static_cast<std::uint32_t>(s.semas.size())), R(s.rounds) {
+      : sys(s), P(static_cast<std::uint32_t>(s.procs.size())), S(static_cast<std::uint32_t>(s.semas.size())), R(s.rounds), arrivals(s) {
     for (const Process& pr : s.procs) {
       const auto n = static_cast<std::uint32_t>(pr.program.size());
       len.push_back(n);
@@ -115,7 +115,7 @@ struct Net {
     return starts[std::size_t{p} * (R + 2) + j];
   }
   [[nodiscard]] std::uint32_t arrive_pc(std::uint32_t q, std::uint32_t r) const {
-    return r < R ? arrive[std::size_t{q} * R + r] : kNone;
+    return arrivals.last(q, r);  // kNone (== Arrivals::kNever) past the rounds
   }
   [[nodiscard]] const Instr& instr(std::uint32_t p, std::uint32_t pc) const { return sys.procs[p].program[pc]; }
 
@@ -146,13 +146,8 @@ struct Net {
   }
 
   void layout_rounds() {
-    arrive.assign(std::size_t{P} * R, kNone);
     departs.resize(R + 1);
     if (!periodic) starts.assign(std::size_t{P} * (R + 2), 0);
-    const Arrivals arrivals(sys);  // the one definition of the ARRIVE that counts (system.h)
-    for (std::uint32_t p = 0; p < P; ++p) {
-      for (std::uint32_t r = 0; r < R; ++r) arrive[std::size_t{p} * R + r] = arrivals.last(p, r);
-    }
     for (std::uint32_t p = 0; p < P; ++p) {
       const auto& prog = sys.procs[p].program;
       // Periodic: round r's markers are round 0's shifted; the loop below sees them all.

@@ -338,9 +338,8 @@ void print_result(const ScenarioResult& sr, bool json, const std::string& title,
 }
 
 
-}  // namespace
-
-void add_model_commands(CLI::App& app, Run& run) {
+// check: compose a topology, lower it, model-check it.
+void add_check(CLI::App& app, Run& run) {
   auto a = std::make_shared<CheckArgs>();
   auto* cmd = app.add_subcommand("check", "Compose a topology, lower it and model-check it (exit 4 on a failing verdict)");
   add_topology_options(cmd, *a);
@@ -360,8 +359,10 @@ void add_model_commands(CLI::App& app, Run& run) {
     print_result(*r, a->json, scenario_title(sc.topo, sc.hyp), sc.opt.guarantee);
     run.exit_code = code(not_ok(r->result) ? Exit::Failing : Exit::Ok);
   });
+}
 
-  // ---- check-configs ----
+// check-configs: the same on config files, one leader each.
+void add_check_configs(CLI::App& app, Run& run) {
   auto b = std::make_shared<CheckArgs>();
   auto files = std::make_shared<std::vector<std::string>>();
   auto* cc = app.add_subcommand("check-configs",
@@ -396,8 +397,10 @@ void add_model_commands(CLI::App& app, Run& run) {
                  sc.opt.guarantee);
     run.exit_code = code(not_ok(r->result) ? Exit::Failing : Exit::Ok);
   });
+}
 
-  // ---- promela ----
+// promela: the composed system as a SPIN model.
+void add_promela(CLI::App& app, Run& run) {
   auto pa = std::make_shared<CheckArgs>();
   auto* pm = app.add_subcommand("promela", "Export a composed system as a Promela model for SPIN (the topology and model options of check)");
   add_topology_options(pm, *pa);
@@ -413,8 +416,10 @@ void add_model_commands(CLI::App& app, Run& run) {
     std::cout << to_promela(*sys, s->opt.guarantee == GuaranteeMode::Global);
     run.exit_code = code(Exit::Ok);
   });
+}
 
-  // ---- hypotheses ----
+// hypotheses: the matrix over the reference topologies, or the full-scale table.
+void add_hypotheses(CLI::App& app, Run& run) {
   struct MatrixArgs {
     bool json = false, small = false, full = false;
   };
@@ -446,6 +451,15 @@ void add_model_commands(CLI::App& app, Run& run) {
     }
     run.exit_code = code(Exit::Ok);
   });
+}
+
+}  // namespace
+
+void add_model_commands(CLI::App& app, Run& run) {
+  add_check(app, run);
+  add_check_configs(app, run);
+  add_promela(app, run);
+  add_hypotheses(app, run);
 }
 
 }  // namespace neffbar::cli

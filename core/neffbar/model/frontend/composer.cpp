@@ -1,6 +1,7 @@
 #include "neffbar/model/frontend/composer.h"
 
 #include <algorithm>
+#include <span>
 
 #include "neffbar/search.h"
 
@@ -43,6 +44,72 @@ Status check_ranges(const Topology& topo) {
   return check_rounds(topo.rounds);
 }
 
+namespace {
+
+// soc_addr of semaphore `id` of leader (c, l): SP base + read-window offset, as
+// encd_prep_ncfw_barr_config writes it (libnrt @0x255721: sp_sema_r_ofst).
+std::uint64_t sema_addr(const Composition& comp, std::uint32_t c, std::uint32_t l, std::uint32_t id) {
+  return comp.sp_base(c, l) + comp.mapping.sema_offset(id, Window::Read);
+}
+
+// Intra-chip: steps 0 (ENTRY) and 3 (EXIT) of leader (c, l); adds the chip's leaders to g.
+void wire_intra_chip(const Composition& comp, std::uint32_t c, std::uint32_t l, std::array<StepConfig, 4>& steps,
+                     std::vector<std::uint32_t>& g) {
+  const std::uint32_t L = comp.topo.leaders;
+  for (std::uint32_t j = 0; j < L; ++j) {
+    g.push_back(c * L + j);
+    if (comp.topo.wiring == Wiring::PerPeer) {
+      steps[0].barrier_sema[j] = sema_addr(comp, c, j, sema_index::kIntraArrival + l);  // tell leader j "l arrived"
+      steps[0].target_sema_val[j] = 1;
+      steps[3].barrier_sema[j] = sema_addr(comp, c, l, sema_index::kIntraArrival + j);  // wait "j arrived"
+      steps[3].target_sema_val[j] = 1;
+    } else {
+      steps[0].barrier_sema[j] = sema_addr(comp, c, j, sema_index::kIntraArrival);  // j's single counter
+      steps[0].target_sema_val[j] = 1;
+    }
+  }
+  if (comp.topo.wiring == Wiring::Counting) {
+    steps[3].barrier_sema[0] = sema_addr(comp, c, l, sema_index::kIntraArrival);
+    steps[3].target_sema_val[0] = L;
+  }
+}
+
+// Tiers: steps 1 (ENTRY) and 2 (EXIT); lane i links to leader l of chip c ^ 2^i.  Adds
+// the partners (Table: leader l of each; Hierarchical: all their leaders) to g.
+void wire_tiers(const Composition& comp, std::span<const int> lanes, std::uint32_t c, std::uint32_t l,
+                std::array<StepConfig, 4>& steps, std::vector<std::uint32_t>& g) {
+  const std::uint32_t L = comp.topo.leaders;
+  std::uint32_t partners = 0;
+  int first_lane = -1;
+  for (int i : lanes) {
+    const auto p = tier_partner(comp.topo.chips, c, i);
+    if (!p) continue;
+    ++partners;
+    if (first_lane < 0) first_lane = i;
+    const auto lane = static_cast<std::size_t>(i);
+    if (comp.topo.lowering == Lowering::Table) {
+      g.push_back(*p * L + l);
+    } else {
+      for (std::uint32_t j = 0; j < L; ++j) g.push_back(*p * L + j);
+    }
+    if (comp.topo.wiring == Wiring::PerPeer) {
+      steps[1].barrier_sema[lane] = sema_addr(comp, *p, l, sema_index::kTierArrival + static_cast<std::uint32_t>(i));
+      steps[1].target_sema_val[lane] = 1;
+      steps[2].barrier_sema[lane] = sema_addr(comp, c, l, sema_index::kTierArrival + static_cast<std::uint32_t>(i));
+      steps[2].target_sema_val[lane] = 1;
+    } else {
+      steps[1].barrier_sema[lane] = sema_addr(comp, *p, l, sema_index::kTierArrival);
+      steps[1].target_sema_val[lane] = 1;
+    }
+  }
+  if (comp.topo.wiring == Wiring::Counting && first_lane >= 0) {
+    steps[2].barrier_sema[static_cast<std::size_t>(first_lane)] = sema_addr(comp, c, l, sema_index::kTierArrival);
+    steps[2].target_sema_val[static_cast<std::size_t>(first_lane)] = partners;
+  }
+}
+
+}  // namespace
+
 Result<Composition> compose(const Topology& topo, const SemaMapping& mapping) {
   static_assert(kLeaderRange.hi == static_cast<std::uint32_t>(kMaxLeaders));
   if (const Status st = check_ranges(topo); !st) return st.error();
@@ -50,74 +117,21 @@ Result<Composition> compose(const Topology& topo, const SemaMapping& mapping) {
   Composition out;
   out.topo = topo;
   out.mapping = mapping;
-  const std::uint32_t C = topo.chips;
-  const std::uint32_t L = topo.leaders;
   const std::vector<int> lanes = tier_lanes(topo.fabric);
-  // soc_addr of semaphore `id` of leader (c, l): SP base + read-window offset, as
-  // encd_prep_ncfw_barr_config writes it (libnrt @0x255721: sp_sema_r_ofst).
-  auto addr = [&](std::uint32_t c, std::uint32_t l, std::uint32_t id) {
-    return out.sp_base(c, l) + mapping.sema_offset(id, Window::Read);
-  };
-
-  for (std::uint32_t c = 0; c < C; ++c) {
+  for (std::uint32_t c = 0; c < topo.chips; ++c) {
     DriverContext ctx;
     ctx.set_host_cc(topo.host_cc ? 1 : 0);
-    ctx.set_leader_count(L);
-    for (std::uint32_t l = 0; l < L; ++l) ctx.set_sp_sema_base(l, out.sp_base(c, l));
+    ctx.set_leader_count(topo.leaders);
+    for (std::uint32_t l = 0; l < topo.leaders; ++l) ctx.set_sp_sema_base(l, out.sp_base(c, l));
     out.contexts.push_back(std::move(ctx));
   }
-
-  for (std::uint32_t c = 0; c < C; ++c) {
-    for (std::uint32_t l = 0; l < L; ++l) {
+  for (std::uint32_t c = 0; c < topo.chips; ++c) {
+    for (std::uint32_t l = 0; l < topo.leaders; ++l) {
       BarrierConfigs cfg;
       cfg.execute_device_barrier = 1;
-      auto& steps = cfg.device_barrier.barrier_step_config;
-      std::vector<std::uint32_t> g;
-      // Intra-chip: steps 0 (ENTRY) and 3 (EXIT).
-      for (std::uint32_t j = 0; j < L; ++j) {
-        g.push_back(c * L + j);
-        if (topo.wiring == Wiring::PerPeer) {
-          steps[0].barrier_sema[j] = addr(c, j, sema_index::kIntraArrival + l);  // tell leader j "l arrived"
-          steps[0].target_sema_val[j] = 1;
-          steps[3].barrier_sema[j] = addr(c, l, sema_index::kIntraArrival + j);  // wait "j arrived"
-          steps[3].target_sema_val[j] = 1;
-        } else {
-          steps[0].barrier_sema[j] = addr(c, j, sema_index::kIntraArrival);       // j's single counter
-          steps[0].target_sema_val[j] = 1;
-        }
-      }
-      if (topo.wiring == Wiring::Counting) {
-        steps[3].barrier_sema[0] = addr(c, l, sema_index::kIntraArrival);
-        steps[3].target_sema_val[0] = L;
-      }
-      // Tiers: steps 1 (ENTRY) and 2 (EXIT); lane i links to leader l of chip c ^ 2^i.
-      std::uint32_t partners = 0;
-      int first_lane = -1;
-      for (int i : lanes) {
-        const auto p = tier_partner(C, c, i);
-        if (!p) continue;
-        ++partners;
-        if (first_lane < 0) first_lane = i;
-        const auto lane = static_cast<std::size_t>(i);
-        if (topo.lowering == Lowering::Table) {
-          g.push_back(*p * L + l);
-        } else {
-          for (std::uint32_t j = 0; j < L; ++j) g.push_back(*p * L + j);
-        }
-        if (topo.wiring == Wiring::PerPeer) {
-          steps[1].barrier_sema[lane] = addr(*p, l, sema_index::kTierArrival + static_cast<std::uint32_t>(i));
-          steps[1].target_sema_val[lane] = 1;
-          steps[2].barrier_sema[lane] = addr(c, l, sema_index::kTierArrival + static_cast<std::uint32_t>(i));
-          steps[2].target_sema_val[lane] = 1;
-        } else {
-          steps[1].barrier_sema[lane] = addr(*p, l, sema_index::kTierArrival);
-          steps[1].target_sema_val[lane] = 1;
-        }
-      }
-      if (topo.wiring == Wiring::Counting && first_lane >= 0) {
-        steps[2].barrier_sema[static_cast<std::size_t>(first_lane)] = addr(c, l, sema_index::kTierArrival);
-        steps[2].target_sema_val[static_cast<std::size_t>(first_lane)] = partners;
-      }
+      std::vector<std::uint32_t> g;  // whose arrival this leader's DEPART follows
+      wire_intra_chip(out, c, l, cfg.device_barrier.barrier_step_config, g);
+      wire_tiers(out, lanes, c, l, cfg.device_barrier.barrier_step_config, g);
       std::sort(g.begin(), g.end());
       g.erase(std::unique(g.begin(), g.end()), g.end());
       out.configs.push_back(encode(cfg));

@@ -78,102 +78,92 @@ Result<System> lower(const Composition& comp, const Hypotheses& h) {
   return std::move(l->system);
 }
 
-Result<Lowered> lower_with_hints(const Composition& comp, const Hypotheses& h) {
-  Lowered out;
-  System& sys = out.system;
-  SymmetryHints& hints = out.hints;
-  sys.compare = h.compare;
-  sys.rounds = comp.topo.rounds;
-  SemaSpace space(comp.mapping);
-  const std::uint32_t C = comp.topo.chips;
-  const std::uint32_t L = comp.topo.leaders;
-  for (std::uint32_t c = 0; c < C; ++c) {
-    for (std::uint32_t l = 0; l < L; ++l) {
-      space.name_block(comp.sp_base(c, l), "c" + std::to_string(c) + ".l" + std::to_string(l));
-    }
-  }
-  hints.chips = C;
-  hints.leaders = L;
+namespace {
 
+// Where each leader's semaphores live, in leader order k = chip * leaders + leader.
+struct LeaderAddrs {
+  std::uint64_t sp_base, start, host_done, leader_done, device_done;
+  bool needs_proxy;  // from the chip's ctx (is_host_cc), not from the topology
+};
+
+Result<std::vector<LeaderAddrs>> leader_addrs(const Composition& comp, const Hypotheses& h) {
   const std::uint32_t start_id = h.roles == Roles::Code ? kStartCode : kNarrativeStart;
   const std::uint32_t host_done_id =
       h.roles == Roles::Code ? static_cast<std::uint32_t>(SemaId::HostBarrierId0) : kNarrativeDone;
-  std::vector<std::uint64_t> sp_base, start_addr, host_done_addr, leader_done_addr, device_done_addr;
-  std::vector<bool> needs_proxy;  // from each chip's ctx (is_host_cc), not from the topology
-
-  for (std::uint32_t c = 0; c < C; ++c) {
+  const auto offset = [&](std::uint32_t id, Window w) { return comp.mapping.sema_offset(id, w); };
+  std::vector<LeaderAddrs> out;
+  for (std::uint32_t c = 0; c < comp.topo.chips; ++c) {
     const std::vector<std::uint8_t>& ctx = comp.contexts[c].bytes;
     const Result<std::vector<std::uint64_t>> done = leader_done_inc_addrs(ctx, comp.mapping);
     if (!done) return done.error();
     const Result<bool> host_cc = is_host_cc(ctx);
     if (!host_cc) return host_cc.error();
-    for (std::uint32_t l = 0; l < L; ++l) {
+    for (std::uint32_t l = 0; l < comp.topo.leaders; ++l) {
       const Result<std::uint64_t> sp = sp_sema_base(ctx, l);
       if (!sp) return sp.error();
-      const std::uint64_t base = *sp;
-      sp_base.push_back(base);
-      const ConfigBytes& bytes = comp.configs[c * L + l];
+      LeaderAddrs a{*sp, 0, 0, done->at(l), *sp + offset(static_cast<std::uint32_t>(SemaId::BarrierId0), Window::Read), !*host_cc};
       if (h.host_addrs == HostAddrs::Config) {  // C1: the host view of the same bytes
-        const HostBarrierConfig hv = decode_host(bytes);
-        start_addr.push_back(hv.barrier_start);
-        host_done_addr.push_back(hv.barrier_done);
+        const HostBarrierConfig hv = decode_host(comp.configs[c * comp.topo.leaders + l]);
+        a.start = hv.barrier_start;
+        a.host_done = hv.barrier_done;
       } else {
-        start_addr.push_back(base + comp.mapping.sema_offset(start_id, Window::Inc));
-        host_done_addr.push_back(base + comp.mapping.sema_offset(host_done_id, Window::Read));
+        a.start = *sp + offset(start_id, Window::Inc);
+        a.host_done = *sp + offset(host_done_id, Window::Read);
       }
-      leader_done_addr.push_back(done->at(l));
-      device_done_addr.push_back(base + comp.mapping.sema_offset(static_cast<std::uint32_t>(SemaId::BarrierId0), Window::Read));
-      needs_proxy.push_back(!*host_cc);
+      out.push_back(a);
     }
   }
+  return out;
+}
 
-  const std::uint32_t N = C * L;
-  // Leaders.
-  for (std::uint32_t k = 0; k < N; ++k) {
-    const std::uint32_t c = k / L, l = k % L;
-    Process p;
-    p.name = "c" + std::to_string(c) + ".l" + std::to_string(l);
-    p.participant = true;
-    p.guarantee = comp.guarantee[k];
-    const BarrierConfigs cfg = *decode(comp.configs[k]);
-    const std::uint32_t own_start = space.intern(sp_base[k] + comp.mapping.sema_offset(start_id, Window::Read), sys);
-    const std::uint32_t done = space.intern(leader_done_addr[k], sys);
-    p.program.push_back(prim(Prim::WaitGeAndDec, own_start, 1, 1, 0));
-    p.program.push_back(marker(Marker::Arrive, 0));
-    lower_steps(cfg, comp.topo.fabric, comp.topo.lowering, h, 0, space, sys, p.program);
-    p.program.push_back(marker(Marker::Depart, 0));
-    p.program.push_back(prim(Prim::Inc, done, 1, 1, 0));
-    repeat_rounds(p.program, comp.topo.rounds);
-    sys.procs.push_back(std::move(p));
-    hints.leader_proc.push_back(static_cast<std::int32_t>(k));
-  }
-  // The host: arm every leader's start, then wait every leader's done.
+// Leader k: wait for its start, ARRIVE, the device barrier's steps, DEPART, signal done.
+Process leader_process(const Composition& comp, const Hypotheses& h, std::uint32_t k, const LeaderAddrs& a,
+                       SemaSpace& space, System& sys) {
+  const std::uint32_t start_id = h.roles == Roles::Code ? kStartCode : kNarrativeStart;
+  Process p;
+  p.name = "c" + std::to_string(k / comp.topo.leaders) + ".l" + std::to_string(k % comp.topo.leaders);
+  p.participant = true;
+  p.guarantee = comp.guarantee[k];
+  const BarrierConfigs cfg = *decode(comp.configs[k]);
+  const std::uint32_t own_start = space.intern(a.sp_base + comp.mapping.sema_offset(start_id, Window::Read), sys);
+  const std::uint32_t done = space.intern(a.leader_done, sys);
+  p.program.push_back(prim(Prim::WaitGeAndDec, own_start, 1, 1, 0));
+  p.program.push_back(marker(Marker::Arrive, 0));
+  lower_steps(cfg, comp.topo.fabric, comp.topo.lowering, h, 0, space, sys, p.program);
+  p.program.push_back(marker(Marker::Depart, 0));
+  p.program.push_back(prim(Prim::Inc, done, 1, 1, 0));
+  repeat_rounds(p.program, comp.topo.rounds);
+  return p;
+}
+
+// The host: arm every leader's start, then wait every leader's done.
+Process host_process(std::span<const LeaderAddrs> addrs, std::uint32_t rounds, SemaSpace& space, System& sys) {
   Process host;
   host.name = "host";
-  for (std::uint32_t k = 0; k < N; ++k) host.program.push_back(prim(Prim::Inc, space.intern(start_addr[k], sys), 1, 1, 0));
-  for (std::uint32_t k = 0; k < N; ++k) {
-    host.program.push_back(prim(Prim::WaitGeAndDec, space.intern(host_done_addr[k], sys), 1, 1, 0));
-  }
-  repeat_rounds(host.program, comp.topo.rounds);
-  sys.procs.push_back(std::move(host));
-  // Barrier proxies (non-host-CC): forward the device-side completion (id 2) to the
-  // host-side done semaphore.  In host-CC mode the two are the same object (the merge).
-  hints.proxy_proc.assign(N, -1);
-  if (h.proxy) {
-    for (std::uint32_t k = 0; k < N; ++k) {
-      if (!needs_proxy[k]) continue;
-      Process px;
-      px.name = "proxy." + sys.procs[k].name;
-      const std::uint32_t from = space.intern(device_done_addr[k], sys);
-      const std::uint32_t to = space.intern(host_done_addr[k], sys);
-      px.program.push_back(prim(Prim::WaitGeAndDec, from, 1, 1, 0));
-      px.program.push_back(prim(Prim::Inc, to, 1, 1, 0));
-      repeat_rounds(px.program, comp.topo.rounds);
-      hints.proxy_proc[k] = static_cast<std::int32_t>(sys.procs.size());
-      sys.procs.push_back(std::move(px));
-    }
-  }
-  // Ownership of every semaphore, for the symmetry check.
+  for (const LeaderAddrs& a : addrs) host.program.push_back(prim(Prim::Inc, space.intern(a.start, sys), 1, 1, 0));
+  for (const LeaderAddrs& a : addrs) host.program.push_back(prim(Prim::WaitGeAndDec, space.intern(a.host_done, sys), 1, 1, 0));
+  repeat_rounds(host.program, rounds);
+  return host;
+}
+
+// A barrier proxy (non-host-CC): forwards the device-side completion (id 2) to the
+// host-side done semaphore.  In host-CC mode the two are the same object (the merge).
+Process proxy_process(const std::string& leader, const LeaderAddrs& a, std::uint32_t rounds, SemaSpace& space,
+                      System& sys) {
+  Process px;
+  px.name = "proxy." + leader;
+  const std::uint32_t from = space.intern(a.device_done, sys);
+  const std::uint32_t to = space.intern(a.host_done, sys);
+  px.program.push_back(prim(Prim::WaitGeAndDec, from, 1, 1, 0));
+  px.program.push_back(prim(Prim::Inc, to, 1, 1, 0));
+  repeat_rounds(px.program, rounds);
+  return px;
+}
+
+// Which leader's SP block each semaphore lies in (its slot and index there), for the
+// symmetry check; -1 for a semaphore outside every leader's block.
+void own_semaphores(const Composition& comp, const System& sys, SymmetryHints& hints) {
+  const std::uint32_t N = comp.topo.chips * comp.topo.leaders, L = comp.topo.leaders;
   if (comp.topo.wiring == Wiring::PerPeer) {  // counting: 8 and 16 are counters, not "leader j"
     hints.leader_indexed = {{sema_index::kIntraArrival, 4}, {sema_index::kClosingRound, 4}};
   }
@@ -191,6 +181,44 @@ Result<Lowered> lower_with_hints(const Composition& comp, const Hypotheses& h) {
     hints.sema_slot.push_back(slot);
     hints.sema_local.push_back(local);
   }
+}
+
+}  // namespace
+
+Result<Lowered> lower_with_hints(const Composition& comp, const Hypotheses& h) {
+  Lowered out;
+  System& sys = out.system;
+  SymmetryHints& hints = out.hints;
+  sys.compare = h.compare;
+  sys.rounds = comp.topo.rounds;
+  SemaSpace space(comp.mapping);
+  const std::uint32_t C = comp.topo.chips;
+  const std::uint32_t L = comp.topo.leaders;
+  for (std::uint32_t c = 0; c < C; ++c) {
+    for (std::uint32_t l = 0; l < L; ++l) {
+      space.name_block(comp.sp_base(c, l), "c" + std::to_string(c) + ".l" + std::to_string(l));
+    }
+  }
+  hints.chips = C;
+  hints.leaders = L;
+  const Result<std::vector<LeaderAddrs>> addrs = leader_addrs(comp, h);
+  if (!addrs) return addrs.error();
+  const std::uint32_t N = C * L;
+  for (std::uint32_t k = 0; k < N; ++k) {
+    sys.procs.push_back(leader_process(comp, h, k, (*addrs)[k], space, sys));
+    hints.leader_proc.push_back(static_cast<std::int32_t>(k));
+  }
+  sys.procs.push_back(host_process(*addrs, comp.topo.rounds, space, sys));
+  hints.proxy_proc.assign(N, -1);
+  if (h.proxy) {
+    for (std::uint32_t k = 0; k < N; ++k) {
+      if (!(*addrs)[k].needs_proxy) continue;
+      Process px = proxy_process(sys.procs[k].name, (*addrs)[k], comp.topo.rounds, space, sys);
+      hints.proxy_proc[k] = static_cast<std::int32_t>(sys.procs.size());
+      sys.procs.push_back(std::move(px));
+    }
+  }
+  own_semaphores(comp, sys, hints);
   return out;
 }
 

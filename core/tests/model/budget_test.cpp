@@ -6,6 +6,7 @@
 #include <memory>
 
 #include "neffbar/model/engines/explicit/search.h"
+#include "neffbar/model/engines/persistent/persistent.h"
 #include "neffbar/model/engines/random/random_schedules.h"
 #include "neffbar/model/engines/engine.h"
 #include "neffbar/model/exports/promela.h"
@@ -132,13 +133,34 @@ TEST(Budgets, AViolationFoundBeforeTheBudgetRanOutIsTheVerdict) {
   EXPECT_EQ(d.note, "state budget exhausted");
 }
 
+TEST(Budgets, ThePersistentEngineKeepsTheTimeBudgetOfItsInjectedClock) {
+  // The persistent engine reads the clock between its runs: expired at the 2nd read, it
+  // stops there with BUDGET (not exact) where a free clock decides the system at once.
+  const Lowered l = composed(16, 4, true, 100);
+  Expiring clock;
+  PersistentOptions o;
+  o.max_seconds = 10;
+  o.clock = clock.after(1);
+  const Result<CheckResult> cut = check_persistent(l.system, o);
+  ASSERT_TRUE(cut.ok()) << cut.error().message();
+  EXPECT_EQ(cut->verdict, Verdict::Budget);
+  EXPECT_FALSE(cut->exact());
+  EXPECT_EQ(*clock.read, 2u);
+  const Result<CheckResult> free = check_persistent(l.system, PersistentOptions{});
+  ASSERT_TRUE(free.ok());
+  EXPECT_TRUE(free->exact());
+}
+
 TEST(Budgets, ARandomScheduleKeepsTheTimeBudgetInside) {
   // 16x4 x 100 rounds: one schedule is ~10^5 instructions, so the clock is read inside
   // it; cut there, the note says how long a whole schedule would take.
   const Lowered l = composed(16, 4, true, 100);
   Expiring clock;
-  const CheckResult r =
-      random_check(l.system, 5, 1, 3, GuaranteeMode::Declared, 10, {}, clock.after(1));  // expires at the 2nd read
+  CommonOptions o;
+  o.guarantee = GuaranteeMode::Declared;
+  o.max_seconds = 10;
+  o.clock = clock.after(1);  // expires at the 2nd read
+  const CheckResult r = random_check(l.system, 5, 1, 3, o);
   EXPECT_EQ(r.runs, 1u);
   EXPECT_NE(r.note.find("time budget reached inside schedule 1"), std::string::npos) << r.note;
   EXPECT_NE(r.note.find("a whole schedule runs up to " + std::to_string(instruction_count(l.system)) + " instructions"),

@@ -63,7 +63,7 @@ Bug lock_cycle(std::uint32_t n) {
 double detection_rate(const Bug& bug, std::uint32_t depth, std::uint64_t seeds, PctChange change) {
   std::uint64_t found = 0;
   for (std::uint64_t seed = 1; seed <= seeds; ++seed) {
-    const CheckResult r = random_check(bug.sys, 1, seed, depth, GuaranteeMode::Global, 300, {}, {}, change);
+    const CheckResult r = random_check(bug.sys, 1, seed, depth, {}, change);
     if (r.verdict == bug.kind) {
       EXPECT_TRUE(r.cex && replay(bug.sys, *r.cex)) << bug.name << " seed " << seed;
       ++found;

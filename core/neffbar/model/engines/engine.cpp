@@ -5,9 +5,7 @@ namespace neffbar::model {
 Result<CheckResult> decide(const System& sys, const EngineOptions& opt) {
   switch (opt.engine) {
     case Engine::Random: {
-      CheckResult r = random_check(sys, opt.random_runs, opt.seed, opt.depth, opt.check.guarantee, opt.check.max_seconds,
-                                   opt.check.progress, opt.check.clock);
-      return r;
+      return random_check(sys, opt.random_runs, opt.seed, opt.depth, opt.check);
     }
     case Engine::Explicit: return explicit_search(sys, opt.check);
     case Engine::Auto:
@@ -21,13 +19,7 @@ Result<CheckResult> decide(const System& sys, const EngineOptions& opt) {
         r.note = (r.note.empty() ? "" : r.note + "; ") + "not persistent: " + q.reason;
         return r;
       }
-      PersistentOptions p;
-      p.guarantee = opt.check.guarantee;
-      p.collect_all = opt.check.collect_all;
-      p.max_instructions = opt.max_instructions;
-      p.max_seconds = opt.check.max_seconds;
-      p.progress = opt.check.progress;
-      return check_persistent(sys, p);
+      return check_persistent(sys, PersistentOptions{opt.check, opt.max_instructions});
     }
   }
   return Error{Errc::InvalidArgument, "engine", enum_choices<Engine>(), "?"};

@@ -33,6 +33,7 @@
 #include <vector>
 
 #include "neffbar/model/engines/budget.h"
+#include "neffbar/model/engines/common_options.h"
 #include "neffbar/model/system/counterexample.h"
 #include "neffbar/model/engines/explicit/symmetry.h"
 #include "neffbar/model/system/system.h"
@@ -40,26 +41,22 @@
 
 namespace neffbar::model {
 
-struct CheckOptions {
+// The explicit search's options: the common ones (guarantee, collect_all, the time
+// budget, progress in states) and its reductions and state and memory budgets.
+// Budgets (README "Budgets"): the search ends with BUDGET, or with the violation it
+// already found, within a fraction of a second of max_seconds, at most max_states + 1
+// states, and before its tables (visited set, parents, value tables) would pass
+// max_memory bytes.  With collect_all it explores everything, so a search a budget ended
+// is BUDGET even when it found a violation (its mask is incomplete); otherwise a
+// violation found before the budget ran out is the verdict, not exhaustive.
+struct CheckOptions : CommonOptions {
   bool reduce = true;
   bool por = true;
   bool symmetry = true;
-  GuaranteeMode guarantee = GuaranteeMode::Global;
-  // Budgets (README "Budgets"): the search ends with BUDGET, or with the violation it
-  // already found, within a fraction of a second of max_seconds, at most max_states + 1
-  // states, and before its tables (visited set, parents, value tables) would pass
-  // max_memory bytes.
   std::uint64_t max_states = 30'000'000;
-  double max_seconds = 300;
   std::uint64_t max_memory = kDefaultMaxMemory;
-  SecondsClock clock;  // test hook: seconds since the start (empty: the steady clock)
-  // Explore everything, collecting every failing kind (found_mask).  Then a search a
-  // budget ended is BUDGET even when it found a violation (its mask is incomplete);
-  // otherwise a violation found before the budget ran out is the verdict, not exhaustive.
-  bool collect_all = false;
   // The candidate symmetry from lower_with_hints(); empty: no symmetry reduction.
   SymmetryHints symmetry_hints;
-  std::function<void(std::uint64_t states, double seconds)> progress;  // every ~1 s
 };
 
 CheckResult explicit_search(const System& sys, const CheckOptions& opt = {});

@@ -8,16 +8,9 @@ namespace neffbar::model::persistent {
 
 bool Analysis::out_of_budget() {
   if (budget_) return true;
-  const double t = since(t0_);
-  if (run_.executed > opt_.max_instructions || t > opt_.max_seconds) {
-    budget_ = true;
-    return true;
-  }
-  if (opt_.progress && t - last_progress_ >= 1.0) {
-    last_progress_ = t;
-    opt_.progress(run_.executed, t);
-  }
-  return false;
+  // The instruction count first: a budget of instructions is decided without a clock.
+  budget_ = run_.executed > opt_.max_instructions || deadline_.check();
+  return budget_;
 }
 
 // Phases 1..R+1 over every process from the initial state: T, which DEPART each phase

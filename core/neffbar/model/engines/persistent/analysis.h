@@ -26,7 +26,10 @@ inline bool earlier(const Fact& a, const Fact& b) { return a.round != b.round ? 
 
 class Analysis {
  public:
-  Analysis(const System& sys, const PersistentOptions& opt) : sys_(sys), n_(sys), opt_(opt), run_(n_) {}
+  Analysis(const System& sys, const PersistentOptions& opt)
+      : sys_(sys), n_(sys), opt_(opt), run_(n_), deadline_(opt.max_seconds, opt.clock, [this](double t) {
+          if (opt_.progress) opt_.progress(run_.executed, t);
+        }) {}
 
   CheckResult go();
 
@@ -51,8 +54,8 @@ class Analysis {
   Net n_;
   const PersistentOptions& opt_;
   Runner run_;
-  Clock::time_point t0_ = Clock::now();
-  double last_progress_ = 0;
+  Deadline deadline_;  // read on every out_of_budget(): called between runs, not per instruction
+  Clock::time_point t0_ = Clock::now();  // for res.seconds: wall time, whatever the budget's clock
   bool budget_ = false, stopped_early_ = false;
   bool periodic_ok_ = false;
   std::uint64_t runs_ = 0;

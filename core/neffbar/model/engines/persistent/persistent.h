@@ -34,6 +34,7 @@
 #include <string>
 
 #include "neffbar/error.h"
+#include "neffbar/model/engines/common_options.h"
 #include "neffbar/model/system/system.h"
 #include "neffbar/model/system/verdict.h"
 
@@ -46,12 +47,9 @@ struct Qualification {
 // Whether the persistent engine may answer for `sys`, and if not, why.
 Qualification qualify(const System& sys);
 
-struct PersistentOptions {
-  GuaranteeMode guarantee = GuaranteeMode::Global;
-  bool collect_all = false;  // decide every failing kind (found_mask), not only the verdict
+// The common options (progress in instructions) and an instruction budget.
+struct PersistentOptions : CommonOptions {
   std::uint64_t max_instructions = 2'000'000'000;  // over all greedy runs
-  double max_seconds = 300;
-  std::function<void(std::uint64_t instructions, double seconds)> progress;  // every ~1 s
 };
 
 // The exact verdict of a persistent system, with `broke_in_round` when the programs are

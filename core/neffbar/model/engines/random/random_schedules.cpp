@@ -177,16 +177,14 @@ Outcome run_schedule(const Compiled& c, PctRun& pct, Deadline& deadline) {
 }  // namespace
 
 CheckResult random_check(const System& sys, std::uint64_t runs, std::uint64_t seed, std::uint32_t depth,
-                         GuaranteeMode mode, double max_seconds,
-                         const std::function<void(std::uint64_t instructions, double seconds)>& progress,
-                         const SecondsClock& clock, PctChange change_points) {
+                         const CommonOptions& opt, PctChange change_points) {
   CheckResult res;
   res.engine = Engine::Random;
   res.exhaustive = false;
   std::uint64_t executed = 0;  // over every schedule, for the progress line
   const PctRun* current = nullptr;
-  Deadline deadline(max_seconds, clock, [&](double t) {
-    if (progress) progress(executed + (current ? current->steps() : 0), t);
+  Deadline deadline(opt.max_seconds, opt.clock, [&](double t) {
+    if (opt.progress) opt.progress(executed + (current ? current->steps() : 0), t);
   });
   const Compiled c(sys, false, false, false);
   std::mt19937_64 rng(seed);
@@ -246,7 +244,7 @@ CheckResult random_check(const System& sys, std::uint64_t runs, std::uint64_t se
       res.found_mask |= bit(Verdict::GlobalUnsafe);
       if (!res.global_finding) res.global_finding = replay(plan, o.global_step, o.global_proc, Verdict::GlobalUnsafe);
     }
-    if (!found && o.global_broken && mode == GuaranteeMode::Global) found = Verdict::GlobalUnsafe;
+    if (!found && o.global_broken && opt.guarantee == GuaranteeMode::Global) found = Verdict::GlobalUnsafe;
     if (found) {
       res.found_mask |= bit(*found);
       res.verdict = *found;

@@ -5,7 +5,7 @@
 #include <cstdint>
 #include <functional>
 
-#include "neffbar/model/engines/budget.h"
+#include "neffbar/model/engines/common_options.h"
 #include "neffbar/model/system/system.h"
 #include "neffbar/model/system/verdict.h"
 
@@ -18,11 +18,10 @@ enum class PctChange : std::uint8_t { Lower, Keep };
 
 // Random schedules, PCT style: random distinct priorities, `depth`-1 priority-change
 // points per run; the highest-priority enabled process runs.  Finds bugs, proves nothing.
-// The time budget holds inside a schedule too; progress(instructions, seconds) reports
-// every ~1 s, and a schedule cut by the budget says how long a whole one would take.
+// The time budget (opt.max_seconds, opt.clock) holds inside a schedule too; progress
+// reports instructions every ~1 s, and a schedule cut by the budget says how long a
+// whole one would take.  opt.collect_all has no meaning here: a sample decides no kind.
 CheckResult random_check(const System& sys, std::uint64_t runs, std::uint64_t seed, std::uint32_t depth = 3,
-                         GuaranteeMode mode = GuaranteeMode::Global, double max_seconds = 300,
-                         const std::function<void(std::uint64_t instructions, double seconds)>& progress = {},
-                         const SecondsClock& clock = {}, PctChange change_points = PctChange::Lower);
+                         const CommonOptions& opt = {}, PctChange change_points = PctChange::Lower);
 
 }  // namespace neffbar::model

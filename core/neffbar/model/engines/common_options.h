@@ -1,0 +1,24 @@
+// What every engine takes, defined once: engine.h's decide() hands the same values to
+// the explicit search (CheckOptions), the persistent engine (PersistentOptions) and the
+// random schedules, each of which adds only its own knobs.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+
+#include "neffbar/model/engines/budget.h"
+#include "neffbar/model/system/verdict.h"
+
+namespace neffbar::model {
+
+struct CommonOptions {
+  GuaranteeMode guarantee = GuaranteeMode::Global;
+  // Decide every failing kind (found_mask), not only the verdict.
+  bool collect_all = false;
+  double max_seconds = 300;  // README "Budgets": BUDGET within a fraction of a second of it
+  SecondsClock clock;        // test hook: seconds since the start (empty: the steady clock)
+  // Every ~1 s: the engine's work so far (states explored, or instructions executed).
+  std::function<void(std::uint64_t work, double seconds)> progress;
+};
+
+}  // namespace neffbar::model

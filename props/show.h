@@ -58,20 +58,7 @@ inline void showValue(const Topology& t, std::ostream& os) {
 }
 inline void showValue(Fault f, std::ostream& os) { os << name(f); }
 inline void showValue(DecMode d, std::ostream& os) { os << name(d); }
-// A system as its programs, one instruction a line.
-inline void showValue(const System& s, std::ostream& os) {
-  os << "System{" << s.procs.size() << " procs, " << s.semas.size() << " semas, " << s.rounds << " rounds, "
-     << name(s.compare) << ", init=[";
-  for (std::size_t k = 0; k < s.semas.size(); ++k) os << (k ? "," : "") << s.semas[k].initial;
-  os << "]";
-  for (std::uint32_t p = 0; p < s.procs.size(); ++p) {
-    os << "\n  " << s.procs[p].name << (s.procs[p].participant ? "" : " (not a participant)") << " guarantee=[";
-    for (std::size_t i = 0; i < s.procs[p].guarantee.size(); ++i) os << (i ? "," : "") << s.procs[p].guarantee[i];
-    os << "]:";
-    for (std::uint32_t pc = 0; pc < s.procs[p].program.size(); ++pc) os << "\n    " << describe(s, p, pc);
-  }
-  os << "}";
-}
+inline void showValue(const System& s, std::ostream& os) { os << "System:\n" << listing(s); }
 }  // namespace model
 
 inline void showValue(Compare c, std::ostream& os) { os << model::name(c); }

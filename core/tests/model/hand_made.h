@@ -44,18 +44,5 @@ inline System make(std::size_t semas, std::vector<std::vector<Instr>> progs,
   return s;
 }
 
-// Every process with its guarantee and program, one instruction a line (for failures).
-inline std::string dump(const System& s) {
-  std::string out = "rounds " + std::to_string(s.rounds) + (s.compare == Compare::Gt ? ", compare >" : "") + ", initial:";
-  for (const Semaphore& m : s.semas) out += " " + m.name + "=" + std::to_string(m.initial);
-  out += "\n";
-  for (std::uint32_t p = 0; p < s.procs.size(); ++p) {
-    out += s.procs[p].name + (s.procs[p].participant ? " (participant)" : "") + " guarantee:";
-    for (auto q : s.procs[p].guarantee) out += " " + std::to_string(q);
-    out += "\n";
-    for (std::uint32_t pc = 0; pc < s.procs[p].program.size(); ++pc) out += "  " + std::to_string(pc) + ": " + describe(s, p, pc) + "\n";
-  }
-  return out;
-}
 
 }  // namespace neffbar::model::hand_made

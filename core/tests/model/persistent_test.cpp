@@ -252,7 +252,7 @@ TEST(Persistent, AgreesWithTheExplicitSearchOnArbitraryPersistentSystems) {
       ASSERT_TRUE(replay(s, *p.cex)) << "system " << i << "\n" << format_counterexample(s, *p.cex);
     }
     if (p.global_finding) {
-      ASSERT_TRUE(replay(s, *p.global_finding)) << "system " << i << "\n" << format_counterexample(s, *p.global_finding) << dump(s);
+      ASSERT_TRUE(replay(s, *p.global_finding)) << "system " << i << "\n" << format_counterexample(s, *p.global_finding) << listing(s);
     }
   }
   EXPECT_GT(tried, 1000u);

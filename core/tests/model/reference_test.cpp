@@ -33,7 +33,7 @@ namespace {
   do {                                                                                                \
     const std::string why_ = testing::report_disagreement(sys, result, ref, ctx);                     \
     ASSERT_TRUE(why_.empty()) << "seed " << seed << " system " << i << " " << what << ": " << why_ << "\n" \
-                              << hand_made::dump(sys);                                                \
+                              << listing(sys);                                                \
   } while (0)
 
 void compare_on(std::uint64_t seed, int systems, bool persistent_only) {
@@ -78,7 +78,7 @@ void compare_on(std::uint64_t seed, int systems, bool persistent_only) {
     }
     if (const std::optional<std::uint32_t> o = static_oracle(sys)) {
       const std::uint32_t mask = kComparedKinds;
-      ASSERT_EQ(*o & mask, ref.found_mask & mask) << "seed " << seed << " system " << i << " (static oracle)\n" << hand_made::dump(sys);
+      ASSERT_EQ(*o & mask, ref.found_mask & mask) << "seed " << seed << " system " << i << " (static oracle)\n" << listing(sys);
     }
     const CheckResult rnd = random_check(sys, 8, seed + static_cast<std::uint64_t>(i));
     ASSERT_AGREES(sys, rnd, ref, (testing::ReportContext{.collect_all = false, .broke_in_round = std::nullopt}), "random schedules");

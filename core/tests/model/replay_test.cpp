@@ -115,5 +115,21 @@ TEST(Replay, EveryStepMustBeTheNextRunnableInstruction) {
   EXPECT_FALSE(replay(sys, cex(Verdict::Ok, {{0, 0}})));
 }
 
+// The one printer of a system (failure messages of the tests and of rapidcheck): every
+// semaphore's initial value, every process with its guarantee, every instruction.
+TEST(Listing, ShowsEverySemaphoreProcessGuaranteeAndInstruction) {
+  System sys = make(2, {{wait(0)}, {arrive(), depart(), inc(1)}}, {{0, 1}, {1}}, 2);
+  sys.semas[1].initial = 5;
+  sys.procs[1].participant = false;
+  EXPECT_EQ(listing(sys),
+            "rounds 2, compare ge, initial: s0=0 s1=5\n"
+            "p0 (participant) guarantee: 0 1\n"
+            "  0: " + describe(sys, 0, 0) + "\n"
+            "p1 guarantee: 1\n"
+            "  0: " + describe(sys, 1, 0) + "\n"
+            "  1: " + describe(sys, 1, 1) + "\n"
+            "  2: " + describe(sys, 1, 2) + "\n");
+}
+
 }  // namespace
 }  // namespace neffbar::model

@@ -65,6 +65,21 @@ std::string describe(const System& sys, std::uint32_t proc, std::uint32_t pc) {
   return s;
 }
 
+std::string listing(const System& sys) {
+  std::string out = "rounds " + std::to_string(sys.rounds) + ", compare " + std::string(enum_name(sys.compare)) + ", initial:";
+  for (const Semaphore& m : sys.semas) out += " " + m.name + "=" + std::to_string(m.initial);
+  out += "\n";
+  for (std::uint32_t p = 0; p < sys.procs.size(); ++p) {
+    out += sys.procs[p].name + (sys.procs[p].participant ? " (participant)" : "") + " guarantee:";
+    for (const std::uint32_t q : sys.procs[p].guarantee) out += " " + std::to_string(q);
+    out += "\n";
+    for (std::uint32_t pc = 0; pc < sys.procs[p].program.size(); ++pc) {
+      out += "  " + std::to_string(pc) + ": " + describe(sys, p, pc) + "\n";
+    }
+  }
+  return out;
+}
+
 std::size_t instruction_count(const System& sys) {
   std::size_t n = 0;
   for (const Process& p : sys.procs) n += p.program.size();

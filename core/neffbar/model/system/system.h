@@ -105,6 +105,10 @@ class Arrivals {
 };
 
 std::string describe(const System& sys, std::uint32_t proc, std::uint32_t pc);
+// The whole system as text, for failure messages (tests, rapidcheck's counterexamples):
+// rounds, comparison and initial values, then each process with its guarantee and its
+// program, one describe()d instruction a line.
+std::string listing(const System& sys);
 // Total instruction count (for budgets and progress output).
 std::size_t instruction_count(const System& sys);
 

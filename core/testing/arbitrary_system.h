@@ -24,6 +24,8 @@
 //      participant's guarantee: UNSAFE through a process that is not a barrier member.
 #pragma once
 
+#include "testing/testing_only.h"
+
 #include <algorithm>
 #include <cstdint>
 #include <limits>

@@ -2,6 +2,8 @@
 // checker (reference_checker.h), which itself shares nothing with the engines.
 #pragma once
 
+#include "testing/testing_only.h"
+
 #include <cstdint>
 
 #include "neffbar/model/engines/explicit/search.h"

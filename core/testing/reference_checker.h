@@ -21,6 +21,8 @@
 //    k-round system (every program cut before its first instruction of round k) fails.
 #pragma once
 
+#include "testing/testing_only.h"
+
 #include <cstdint>
 #include <deque>
 #include <limits>

@@ -22,6 +22,8 @@
 //    persistent engine, 0 for a bare explicit search, which does not measure it).
 #pragma once
 
+#include "testing/testing_only.h"
+
 #include <cstdint>
 #include <optional>
 #include <string>

@@ -3,6 +3,8 @@
 // Deliberately shares no code with semaphore.cpp.
 #pragma once
 
+#include "testing/testing_only.h"
+
 #include <cstdint>
 #include <map>
 

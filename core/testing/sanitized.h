@@ -3,6 +3,8 @@
 // 10x slower, so some tests skip or run a smaller sample.
 #pragma once
 
+#include "testing/testing_only.h"
+
 namespace neffbar::testing {
 
 #if defined(__SANITIZE_ADDRESS__)

@@ -44,77 +44,60 @@ struct ArbitraryShape {
   bool motifs = true;  // plant the classes (a) and (c) above
 };
 
-// pick(n) returns a choice in [0, n) (n >= 1).
+namespace gen {  // the parts of the generators below
+
+inline Instr op(Prim k, std::uint32_t sema, std::int64_t v, std::int64_t dec) {
+  return Instr{Marker::None, SemaOp{k, sema, v, dec}, 0};
+}
+
+// One process's block of up to max_block instructions on S semaphores (`own`: the ones
+// it consumes, when the system must stay persistent).
 template <class Pick>
-System arbitrary_system(Pick&& pick, const ArbitraryShape& shape = {}) {
-  const std::uint32_t P = 1 + pick(shape.max_procs), S = 1 + pick(shape.max_semas), R = 1 + pick(shape.max_rounds);
-  System s;
-  s.rounds = R;
-  s.compare = pick(4) == 0 ? Compare::Gt : Compare::Ge;
-  std::vector<std::uint32_t> owner(S);
-  for (std::uint32_t i = 0; i < S; ++i) {
-    owner[i] = pick(P);
-    std::int32_t init = static_cast<std::int32_t>(pick(3));
-    if (pick(16) == 0) init = std::numeric_limits<std::int32_t>::max() - static_cast<std::int32_t>(pick(3));
-    if (pick(16) == 0) init = std::numeric_limits<std::int32_t>::min() + static_cast<std::int32_t>(pick(3));
-    s.semas.push_back(Semaphore{"s" + std::to_string(i), 0, init});
-  }
-  for (std::uint32_t p = 0; p < P; ++p) {
-    Process pr;
-    pr.name = "p" + std::to_string(p);
-    pr.participant = pick(4) != 0;
-    for (std::uint32_t q = 0; q < P; ++q) {
-      if (pick(2)) pr.guarantee.push_back(q);
-    }
-    s.procs.push_back(pr);
-  }
-  auto op = [](Prim k, std::uint32_t sema, std::int64_t v, std::int64_t dec) {
-    return Instr{Marker::None, SemaOp{k, sema, v, dec}, 0};
-  };
-  const bool periodic = pick(2);
-  std::vector<std::vector<Instr>> blocks(P);
-  for (std::uint32_t p = 0; p < P; ++p) {
-    std::vector<std::uint32_t> own;
-    for (std::uint32_t k = 0; k < S; ++k) {
-      if (owner[k] == p) own.push_back(k);
-    }
-    std::vector<Instr>& block = blocks[p];
-    const std::uint32_t n = 1 + pick(shape.max_block);
-    for (std::uint32_t i = 0; i < n; ++i) {
-      const std::uint32_t sem = pick(S);
-      const std::int64_t v = pick(3), dec = pick(3);
-      switch (pick(7)) {
-        case 0: block.push_back(Instr{Marker::Arrive, {}, 0}); break;
-        case 1: block.push_back(Instr{Marker::Depart, {}, 0}); break;
-        case 2: block.push_back(op(Prim::Inc, sem, 1, 1)); break;
-        case 3:
-          if (pick(4) != 3) {
-            block.push_back(op(Prim::IncVal, sem, v, 1));
-          } else if (!shape.persistent_only) {  // a decrement by anybody
-            block.push_back(op(Prim::IncVal, sem, -1 - static_cast<std::int64_t>(pick(2)), 1));
-          } else if (!own.empty()) {  // a decrement by the one consumer
-            block.push_back(op(Prim::IncVal, own[pick(static_cast<std::uint32_t>(own.size()))], -1 - static_cast<std::int64_t>(pick(2)), 1));
-          }
+std::vector<Instr> random_block(Pick&& pick, const ArbitraryShape& shape, std::uint32_t S,
+                                const std::vector<std::uint32_t>& own) {
+  std::vector<Instr> block;
+  const std::uint32_t n = 1 + pick(shape.max_block);
+  for (std::uint32_t i = 0; i < n; ++i) {
+    const std::uint32_t sem = pick(S);
+    const std::int64_t v = pick(3), dec = pick(3);
+    switch (pick(7)) {
+      case 0: block.push_back(Instr{Marker::Arrive, {}, 0}); break;
+      case 1: block.push_back(Instr{Marker::Depart, {}, 0}); break;
+      case 2: block.push_back(op(Prim::Inc, sem, 1, 1)); break;
+      case 3:
+        if (pick(4) != 3) {
+          block.push_back(op(Prim::IncVal, sem, v, 1));
+        } else if (!shape.persistent_only) {  // a decrement by anybody
+          block.push_back(op(Prim::IncVal, sem, -1 - static_cast<std::int64_t>(pick(2)), 1));
+        } else if (!own.empty()) {  // a decrement by the one consumer
+          block.push_back(op(Prim::IncVal, own[pick(static_cast<std::uint32_t>(own.size()))], -1 - static_cast<std::int64_t>(pick(2)), 1));
+        }
+        break;
+      case 4:
+        if (!shape.persistent_only) {
+          block.push_back(op(pick(2) ? Prim::WaitEqAndInc : Prim::WaitEqAndClear, sem, v, 1));
           break;
-        case 4:
-          if (!shape.persistent_only) {
-            block.push_back(op(pick(2) ? Prim::WaitEqAndInc : Prim::WaitEqAndClear, sem, v, 1));
-            break;
-          }
-          [[fallthrough]];
-        default: {
-          const Prim k = pick(3) == 0 ? Prim::WaitGe : Prim::WaitGeAndDec;
-          if (!shape.persistent_only) {
-            block.push_back(op(k, sem, v, dec));
-          } else if (own.empty()) {
-            block.push_back(op(Prim::Inc, sem, 1, 1));
-          } else {
-            block.push_back(op(k, own[pick(static_cast<std::uint32_t>(own.size()))], v, dec));
-          }
+        }
+        [[fallthrough]];
+      default: {
+        const Prim k = pick(3) == 0 ? Prim::WaitGe : Prim::WaitGeAndDec;
+        if (!shape.persistent_only) {
+          block.push_back(op(k, sem, v, dec));
+        } else if (own.empty()) {
+          block.push_back(op(Prim::Inc, sem, 1, 1));
+        } else {
+          block.push_back(op(k, own[pick(static_cast<std::uint32_t>(own.size()))], v, dec));
         }
       }
     }
   }
+  return block;
+}
+
+// The planted classes (a) and (c) of the README, each one time in three.
+template <class Pick>
+void plant_motifs(Pick&& pick, const ArbitraryShape& shape, System& s, std::vector<std::vector<Instr>>& blocks) {
+  const auto P = static_cast<std::uint32_t>(blocks.size()), S = static_cast<std::uint32_t>(s.semas.size());
   const auto insert_at_random = [&](std::vector<Instr>& b, Instr in) {
     b.insert(b.begin() + pick(static_cast<std::uint32_t>(b.size()) + 1), in);
   };
@@ -139,10 +122,50 @@ System arbitrary_system(Pick&& pick, const ArbitraryShape& shape = {}) {
       blocks[p].push_back(Instr{Marker::Depart, {}, 0});
     }
   }
+}
+
+}  // namespace gen
+
+// pick(n) returns a choice in [0, n) (n >= 1).  The order of the picks is what the
+// committed corpora's bytes and the tests' seeds mean: keep it when changing this.
+template <class Pick>
+System arbitrary_system(Pick&& pick, const ArbitraryShape& shape = {}) {
+  const std::uint32_t P = 1 + pick(shape.max_procs), S = 1 + pick(shape.max_semas), R = 1 + pick(shape.max_rounds);
+  System s;
+  s.rounds = R;
+  s.compare = pick(4) == 0 ? Compare::Gt : Compare::Ge;
+  std::vector<std::uint32_t> owner(S);
+  for (std::uint32_t i = 0; i < S; ++i) {
+    owner[i] = pick(P);
+    std::int32_t init = static_cast<std::int32_t>(pick(3));
+    if (pick(16) == 0) init = std::numeric_limits<std::int32_t>::max() - static_cast<std::int32_t>(pick(3));
+    if (pick(16) == 0) init = std::numeric_limits<std::int32_t>::min() + static_cast<std::int32_t>(pick(3));
+    s.semas.push_back(Semaphore{"s" + std::to_string(i), 0, init});
+  }
   for (std::uint32_t p = 0; p < P; ++p) {
-    const std::vector<Instr>& block = blocks[p];
+    Process pr;
+    pr.name = "p" + std::to_string(p);
+    pr.participant = pick(4) != 0;
+    for (std::uint32_t q = 0; q < P; ++q) {
+      if (pick(2)) pr.guarantee.push_back(q);
+    }
+    s.procs.push_back(pr);
+  }
+  const bool periodic = pick(2);
+  std::vector<std::vector<Instr>> blocks(P);
+  for (std::uint32_t p = 0; p < P; ++p) {
+    std::vector<std::uint32_t> own;
+    for (std::uint32_t k = 0; k < S; ++k) {
+      if (owner[k] == p) own.push_back(k);
+    }
+    blocks[p] = gen::random_block(pick, shape, S, own);
+  }
+  gen::plant_motifs(pick, shape, s, blocks);
+  // Round after round: a periodic system repeats its block; else a round may drop one
+  // instruction and an instruction may carry another round's number.
+  for (std::uint32_t p = 0; p < P; ++p) {
     for (std::uint32_t r = 0; r < R; ++r) {
-      std::vector<Instr> b = block;
+      std::vector<Instr> b = blocks[p];
       if (!periodic && pick(2) && !b.empty()) b.erase(b.begin() + pick(static_cast<std::uint32_t>(b.size())));
       for (Instr& in : b) in.round = static_cast<std::uint16_t>(periodic || pick(5) != 0 ? r : pick(R + 1));
       s.procs[p].program.insert(s.procs[p].program.end(), b.begin(), b.end());
@@ -195,6 +218,83 @@ struct ArbitraryCase {
   std::optional<System> unflawed;  // (b) with a flaw: the system before it
 };
 
+namespace gen {  // the parts of the generators below
+
+// A template instruction of symmetric_case: (a, b, x) names semaphore x of slot
+// (c ^ a, l ^ b) of the leader (c, l) that runs it.
+struct Ref {
+  Marker marker;
+  Prim prim;
+  std::uint32_t a, b, x;
+  std::int64_t v, dec;
+  bool to_host = false;  // the host's semaphore, not a slot's
+};
+
+template <class Pick>
+std::vector<Ref> template_block(Pick&& pick, const ArbitraryShape& shape, std::uint32_t C, std::uint32_t L,
+                                std::uint32_t K, bool host) {
+  std::vector<Ref> tmpl;
+  const std::uint32_t n = 1 + pick(shape.max_block);
+  for (std::uint32_t i = 0; i < n; ++i) {
+    Ref r{Marker::None, Prim::Inc, pick(C), pick(L), pick(K), pick(3), pick(3)};
+    switch (pick(6)) {
+      case 0: r.marker = Marker::Arrive; break;
+      case 1: r.marker = Marker::Depart; break;
+      case 2: break;
+      case 3:
+        r.prim = Prim::IncVal;
+        if (pick(4) == 3) {  // a decrement: of its own slot's semaphore when only one may consume it
+          r.v = -1 - static_cast<std::int64_t>(pick(2));
+          if (shape.persistent_only) r.a = r.b = 0;
+        }
+        break;
+      default:
+        r.prim = pick(3) == 0 ? Prim::WaitGe : Prim::WaitGeAndDec;
+        if (shape.persistent_only) r.a = r.b = 0;  // one consumer: its own slot
+    }
+    tmpl.push_back(r);
+  }
+  if (host) tmpl.insert(tmpl.begin() + pick(n + 1), Ref{Marker::None, Prim::Inc, 0, 0, 0, 1, 1, true});
+  return tmpl;
+}
+
+// Two times in three, one flaw the hints do not know of: one slot semaphore's initial
+// value, or one leader's guarantee.  `where`: the process of each slot (then the host's).
+template <class Pick>
+void plant_flaw(Pick&& pick, ArbitraryCase& out, const std::vector<std::uint32_t>& where, std::uint32_t slot_semas) {
+  System& s = out.sys;
+  const auto P = static_cast<std::uint32_t>(where.size());
+  const auto N = static_cast<std::uint32_t>(out.hints.leader_proc.size());
+  const std::uint32_t flaw = pick(3);
+  if (flaw == 0) return;
+  out.unflawed = s;
+  if (flaw == 1) {
+    out.flaw = Flaw::InitialValue;
+    s.semas[pick(slot_semas)].initial += pick(2) ? 1 : -1;
+  } else {
+    // One member more or less, or (keeping its size) one member swapped for another.
+    out.flaw = Flaw::Guarantee;
+    const std::uint32_t p = where[pick(N)], q = (p + 1 + pick(P - 1)) % P;
+    auto& g = s.procs[p].guarantee;
+    const auto it = std::find(g.begin(), g.end(), q);
+    const bool swap = pick(2) == 1;
+    if (it == g.end()) {
+      if (swap && !g.empty()) g.erase(g.begin() + pick(static_cast<std::uint32_t>(g.size())));
+      g.push_back(q);
+    } else {
+      g.erase(it);
+      for (std::uint32_t other = 0; swap && other < P; ++other) {
+        if (other != p && other != q && std::find(g.begin(), g.end(), other) == g.end()) {
+          g.push_back(other);
+          break;
+        }
+      }
+    }
+  }
+}
+
+}  // namespace gen
+
 template <class Pick>
 ArbitraryCase symmetric_case(Pick&& pick, const ArbitraryShape& shape = {}) {
   const std::uint32_t C = 1 + pick(2), L = C == 1 ? 2 : 1 + pick(2), N = C * L;
@@ -229,36 +329,7 @@ ArbitraryCase symmetric_case(Pick&& pick, const ArbitraryShape& shape = {}) {
     h.sema_slot.push_back(-1);
     h.sema_local.push_back(0);
   }
-  // The template block: (a, b, x) names semaphore x of slot (c ^ a, l ^ b).
-  struct Ref {
-    Marker marker;
-    Prim prim;
-    std::uint32_t a, b, x;
-    std::int64_t v, dec;
-    bool to_host = false;  // the host's semaphore, not a slot's
-  };
-  std::vector<Ref> tmpl;
-  const std::uint32_t n = 1 + pick(shape.max_block);
-  for (std::uint32_t i = 0; i < n; ++i) {
-    Ref r{Marker::None, Prim::Inc, pick(C), pick(L), pick(K), pick(3), pick(3)};
-    switch (pick(6)) {
-      case 0: r.marker = Marker::Arrive; break;
-      case 1: r.marker = Marker::Depart; break;
-      case 2: break;
-      case 3:
-        r.prim = Prim::IncVal;
-        if (pick(4) == 3) {  // a decrement: of its own slot's semaphore when only one may consume it
-          r.v = -1 - static_cast<std::int64_t>(pick(2));
-          if (shape.persistent_only) r.a = r.b = 0;
-        }
-        break;
-      default:
-        r.prim = pick(3) == 0 ? Prim::WaitGe : Prim::WaitGeAndDec;
-        if (shape.persistent_only) r.a = r.b = 0;  // one consumer: its own slot
-    }
-    tmpl.push_back(r);
-  }
-  if (host) tmpl.insert(tmpl.begin() + pick(n + 1), Ref{Marker::None, Prim::Inc, 0, 0, 0, 1, 1, true});
+  const std::vector<gen::Ref> tmpl = gen::template_block(pick, shape, C, L, K, host);
   std::vector<std::pair<std::uint32_t, std::uint32_t>> g_rel;
   for (std::uint32_t a = 0; a < C; ++a) {
     for (std::uint32_t b = 0; b < L; ++b) {
@@ -275,7 +346,7 @@ ArbitraryCase symmetric_case(Pick&& pick, const ArbitraryShape& shape = {}) {
     for (const auto& [a, b] : g_rel) pr.guarantee.push_back(where[(c ^ a) * L + (l ^ b)]);
     if (g_host) pr.guarantee.push_back(host_proc);
     for (std::uint32_t r = 0; r < R; ++r) {
-      for (const Ref& t : tmpl) {
+      for (const gen::Ref& t : tmpl) {
         Instr in{t.marker, {}, static_cast<std::uint16_t>(r)};
         if (t.marker == Marker::None) {
           const std::uint32_t target = t.to_host ? N * K : ((c ^ t.a) * L + (l ^ t.b)) * K + t.x;
@@ -292,32 +363,7 @@ ArbitraryCase symmetric_case(Pick&& pick, const ArbitraryShape& shape = {}) {
       pr.program.push_back(Instr{Marker::None, SemaOp{Prim::WaitGeAndDec, N * K, N, N}, static_cast<std::uint16_t>(r)});
     }
   }
-  const std::uint32_t flaw = pick(3);
-  if (flaw == 0) return out;
-  out.unflawed = s;
-  if (flaw == 1) {
-    out.flaw = Flaw::InitialValue;
-    s.semas[pick(N * K)].initial += pick(2) ? 1 : -1;
-  } else {
-    // One member more or less, or (keeping its size) one member swapped for another.
-    out.flaw = Flaw::Guarantee;
-    const std::uint32_t p = where[pick(N)], q = (p + 1 + pick(P - 1)) % P;
-    auto& g = s.procs[p].guarantee;
-    const auto it = std::find(g.begin(), g.end(), q);
-    const bool swap = pick(2) == 1;
-    if (it == g.end()) {
-      if (swap && !g.empty()) g.erase(g.begin() + pick(static_cast<std::uint32_t>(g.size())));
-      g.push_back(q);
-    } else {
-      g.erase(it);
-      for (std::uint32_t other = 0; swap && other < P; ++other) {
-        if (other != p && other != q && std::find(g.begin(), g.end(), other) == g.end()) {
-          g.push_back(other);
-          break;
-        }
-      }
-    }
-  }
+  gen::plant_flaw(pick, out, where, N * K);
   return out;
 }
 

@@ -1,4 +1,4 @@
-// barrier: byte 0 picks the mode.
+// barrier: byte 0 picks the mode (the byte layout of each: barrier_input.h).
 //  - composed (bits 0,1 clear): a topology, hypotheses and a schedule seed from the
 //    bytes -> composed systems never fail (no DEADLOCK, UNSAFE, NOT_REUSABLE), checked
 //    exhaustively (with the reductions the bytes pick) or by random schedules; faults
@@ -19,11 +19,14 @@
 // In every mode the reports hold (report_checks.h).
 #include <algorithm>
 #include <cstdint>
+#include <optional>
 #include <string>
+#include <variant>
 #include <vector>
 
 #include <nlohmann/json.hpp>
 
+#include "barrier_input.h"
 #include "fuzz_check.h"
 #include "report_checks.h"
 #include "neffbar/bytes.h"
@@ -38,6 +41,10 @@
 
 using namespace neffbar;
 using namespace neffbar::model;
+using neffbar::fuzz::ArbitraryInput;
+using neffbar::fuzz::ComposedInput;
+using neffbar::fuzz::ConfigsInput;
+using neffbar::fuzz::ScenarioInput;
 
 namespace {
 
@@ -59,35 +66,27 @@ void check_persistent_agrees(const System& sys, const CheckResult& other, bool c
   fuzz::require(p->found_mask == other.found_mask, "the persistent engine finds exactly what the explicit search finds");
 }
 
-void composed(const std::uint8_t* d, std::size_t n, bool deep) {
-  if (n < 8) return;
-  Topology t;
-  t.chips = 1 + d[0] % 4;
-  t.leaders = 1 + d[1] % 4;
-  t.fabric = d[2] & 1 ? Fabric::Switch : Fabric::Default;
-  t.host_cc = (d[2] >> 1) & 1;
-  t.rounds = 1 + (d[2] >> 2) % 2;
-  t.lowering = (d[2] >> 3) & 1 ? Lowering::Hierarchical : Lowering::Table;
-  t.wiring = (d[2] >> 4) & 1 ? Wiring::Counting : Wiring::PerPeer;
+void composed(const ComposedInput& in, bool deep) {
+  Topology t = in.topo;
   if (t.chips * t.leaders > 8) t.leaders = 8 / t.chips;  // keep the exhaustive search small
   Scenario s;
   s.topo = t;
   s.hyp.dec = t.wiring == Wiring::Counting ? DecMode::Target : DecMode::One;
   s.opt.guarantee = GuaranteeMode::Declared;
-  s.opt.reduce = (d[3] & 1) == 0;
-  s.opt.por = (d[3] & 2) == 0;
-  s.opt.symmetry = (d[3] & 4) == 0;
+  s.opt.reduce = in.reduce;
+  s.opt.por = in.por;
+  s.opt.symmetry = in.symmetry;
   s.opt.max_states = s.opt.reduce ? 200000 : 30000;  // unreduced, 2x3 alone is ~1 s under ASan
-  if (d[3] & 8) {
+  if (in.random) {
     s.engine = Engine::Random;
-    s.random_runs = deep ? 1 + (d[3] >> 4) % 4 : 1;  // the schedule comes from the bytes; more on the sample
-    s.seed = load_le(d + 4, 4);
+    s.random_runs = deep ? in.random_runs : 1;  // the schedule comes from the bytes; more on the sample
+    s.seed = in.seed();
   } else {
     s.engine = Engine::Explicit;
   }
   Composition comp = *compose(t);
-  const Fault f = static_cast<Fault>(d[7] % 4);
-  const bool faulty = f != Fault::None && t.leaders >= 2 && inject(comp, f, d[6] % (t.chips * t.leaders));
+  const Fault f = in.fault_kind();
+  const bool faulty = f != Fault::None && t.leaders >= 2 && inject(comp, f, in.fault_leader % (t.chips * t.leaders));
   const Result<Lowered> low = lower_with_hints(comp, s.hyp);
   fuzz::require(low.ok(), "composition lowers");
   const System* sys = &low->system;
@@ -106,57 +105,46 @@ void composed(const std::uint8_t* d, std::size_t n, bool deep) {
   if (deep) fuzz::check_promela(*sys);  // a third of the time otherwise
 }
 
-Topology topology_from(const std::uint8_t* d, bool raw) {
-  Topology t;
-  t.chips = raw ? d[0] : 1 + d[0] % 4;
-  t.leaders = raw ? d[1] : 1 + d[1] % 4;
-  t.fabric = d[2] & 1 ? Fabric::Switch : Fabric::Default;
-  t.host_cc = (d[2] >> 1) & 1;
-  t.rounds = raw ? d[5] : 1 + (d[2] >> 2) % 2;
-  t.wiring = (d[2] >> 3) & 1 ? Wiring::Counting : Wiring::PerPeer;
-  t.lowering = static_cast<Lowering>(((d[2] >> 4) & 3) % 3);
-  if (!raw && t.chips * t.leaders > 8) t.leaders = 8 / t.chips;  // keep the exhaustive search small
-  return t;
-}
-
-void scenario(std::uint8_t mode, const std::uint8_t* d, std::size_t n, bool deep) {
+// The scenario an input names, or nullopt for one left to the sample (or the campaign).
+std::optional<Scenario> scenario_of(const ScenarioInput& in, bool deep) {
   Scenario s;
-  const bool full_table = (mode & 8) && (mode & 16);  // a 1-round row of the full-scale table
-  if (mode & 8) {
-    if (n < 2) return;
+  if (in.matrix) {
     static const std::vector<Scenario> full = full_scenarios(), small = matrix_scenarios(/*small=*/true);
-    const std::vector<Scenario>& all = full_table ? full : small;
-    s = all[load_le(d, 2) % all.size()];
-    if (full_table && s.topo.rounds > 1) return;  // the 1000-round sample is for the campaign
+    const std::vector<Scenario>& all = in.full_table ? full : small;
+    s = all[in.row % all.size()];
+    if (in.full_table && s.topo.rounds > 1) return std::nullopt;  // the 1000-round sample is for the campaign
   } else {
-    if (n < 6) return;
-    const bool raw = mode & 4;
-    s.topo = topology_from(d, raw);
-    s.hyp = Hypotheses{d[3] & 1 ? Compare::Gt : Compare::Ge, d[3] & 2 ? DecMode::Target : DecMode::One,
-                       d[3] & 4 ? Roles::Narrative : Roles::Code, d[3] & 8 ? HostAddrs::Config : HostAddrs::Ctx,
-                       (d[3] & 16) == 0};
-    if (raw && s.topo.rounds > 3) {
-      if (!deep) return;          // hundreds of rounds: on the sample only
-      s.engine = Engine::Random;  // long: one random schedule
+    s.topo = in.topo;
+    if (!in.raw && s.topo.chips * s.topo.leaders > 8) s.topo.leaders = 8 / s.topo.chips;  // keep the exhaustive search small
+    s.hyp = in.hyp;
+    if (in.raw && s.topo.rounds > 3) {
+      if (!deep) return std::nullopt;  // hundreds of rounds: on the sample only
+      s.engine = Engine::Random;       // long: one random schedule
       s.random_runs = 1;
-    } else if (n > 6 && (d[6] & 3) == 1) {
+    } else if (in.persistent) {
       s.engine = Engine::Persistent;  // asked for by name: an answer or a refusal naming why
     }
+    s.opt.guarantee = in.global ? GuaranteeMode::Global : GuaranteeMode::Declared;
   }
   // Beyond 16 leaders a decision takes ~100 ms under ASan: on the sample only.
-  if (!deep && s.topo.chips * s.topo.leaders > 16 && s.topo.chips <= 64 && s.topo.leaders <= 4) return;
+  if (!deep && s.topo.chips * s.topo.leaders > 16 && s.topo.chips <= 64 && s.topo.leaders <= 4) return std::nullopt;
+  s.opt.max_states = 50000;
+  s.opt.max_seconds = 5;
+  return s;
+}
+
+// The row's verdict and reports (a refusal: exactly the topologies out of range, or what
+// the persistent engine does not qualify); the row, when there is one to go on with.
+std::optional<MatrixRow> row_holds(const Scenario& s, bool full_table) {
   // The documented limits (composer.h: chips 1..64, leaders 1..4, rounds 1..1000),
   // stated here independently of the composer's own check.
   const bool in_range = s.topo.chips >= 1 && s.topo.chips <= 64 && s.topo.leaders >= 1 && s.topo.leaders <= 4 &&
                         s.topo.rounds >= 1 && s.topo.rounds <= 1000;
-  if ((mode & 8) == 0) s.opt.guarantee = d[4] & 1 ? GuaranteeMode::Global : GuaranteeMode::Declared;
-  s.opt.max_states = 50000;
-  s.opt.max_seconds = 5;
   const Result<MatrixRow> row = matrix_row(s);
   if (s.engine == Engine::Persistent && in_range && !row) {
     fuzz::require(row.error().where == "persistent engine" && !qualify(build_system(s, s.topo.rounds)->system).ok,
                   "the persistent engine refuses only systems that do not qualify");
-    return;
+    return std::nullopt;
   }
   if (full_table && row) {
     fuzz::require(row->exact && row->engine == Engine::Persistent, "the full table is exact");
@@ -169,7 +157,7 @@ void scenario(std::uint8_t mode, const std::uint8_t* d, std::size_t n, bool deep
     fuzz::require(row.error().code == Errc::InvalidArgument &&
                       (where == "chips" || where == "leaders" || where == "rounds"),
                   "a topology out of range is an error naming the field");
-    return;
+    return std::nullopt;
   }
   const Verdict v = row->verdict;
   const bool failed = v != Verdict::Ok && v != Verdict::Budget;
@@ -183,8 +171,11 @@ void scenario(std::uint8_t mode, const std::uint8_t* d, std::size_t n, bool deep
   const nlohmann::json j = nlohmann::json::parse(report::matrix_json({*row}));
   fuzz::require(j.size() == 1 && j[0]["verdict"] == verdict_name(v) && j[0]["chips"] == s.topo.chips,
                 "the JSON row names the verdict and the topology");
+  return *row;
+}
 
-  // The reductions against the unreduced search, on the same lowered system.
+// The reductions against the unreduced search, on the same lowered system.
+void reductions_agree(const Scenario& s, bool deep) {
   const Result<Lowered> low = lower_with_hints(*compose(s.topo), s.hyp);
   fuzz::require(low.ok(), "a composed topology lowers under any hypotheses");
   const System* sys = &low->system;
@@ -203,19 +194,17 @@ void scenario(std::uint8_t mode, const std::uint8_t* d, std::size_t n, bool deep
   check_persistent_agrees(*sys, b);
 }
 
-void configs(const std::uint8_t* d, std::size_t n, bool deep) {
-  std::vector<ConfigBytes> cfgs;
-  for (std::size_t at = 1; at + kConfigSize <= n && cfgs.size() < 3; at += kConfigSize) {
-    ConfigBytes b;
-    std::copy(d + at, d + at + kConfigSize, b.begin());
-    cfgs.push_back(b);
-  }
-  if (cfgs.empty()) return;
+void scenario(const ScenarioInput& in, bool deep) {
+  const std::optional<Scenario> s = scenario_of(in, deep);
+  if (!s || !row_holds(*s, in.matrix && in.full_table)) return;
+  reductions_agree(*s, deep);
+}
+
+void configs(const ConfigsInput& in, bool deep) {
   Hypotheses h;
-  h.compare = d[0] & 2 ? Compare::Gt : Compare::Ge;
-  h.dec = d[0] & 4 ? DecMode::Target : DecMode::One;
-  const Fabric f = d[0] & 8 ? Fabric::Switch : Fabric::Default;
-  const Result<System> sys = lower_configs(cfgs, f, Lowering::Table, 1 + ((d[0] >> 4) & 1), h);
+  h.compare = in.compare;
+  h.dec = in.dec;
+  const Result<System> sys = lower_configs(in.configs, in.fabric, Lowering::Table, in.rounds, h);
   fuzz::require(sys.ok(), "any configs lower");
   CheckOptions o;
   o.max_states = deep ? 20000 : 2000;
@@ -251,11 +240,12 @@ void configs(const std::uint8_t* d, std::size_t n, bool deep) {
 // every reduction and the persistent engine find exactly what the reference checker
 // finds on such systems is the properties `reductions` and `persistent`, fuzzed by
 // their own targets (prop_reductions, prop_persistent), not repeated here.
-void arbitrary(const std::uint8_t* d, std::size_t n, bool deep) {
+void arbitrary(const ArbitraryInput& in, bool deep) {
   std::size_t at = 0;
-  const auto pick = [&](std::uint32_t k) { return at < n ? static_cast<std::uint32_t>(d[at++] % k) : 0u; };
+  const std::vector<std::uint8_t>& d = in.choices;
+  const auto pick = [&](std::uint32_t k) { return at < d.size() ? static_cast<std::uint32_t>(d[at++] % k) : 0u; };
   ArbitraryShape shape;
-  shape.persistent_only = n > 0 && (d[0] & 0x40) == 0;
+  shape.persistent_only = in.persistent_only();
   const ArbitraryCase ac = arbitrary_case(pick, shape);  // the planted classes (a)-(c) too
   const System& sys = ac.sys;
   const SymmetryHints& hints = ac.hints;
@@ -279,14 +269,11 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   // and for every input in the ctest replay (fuzz_check.h).
   static fuzz::SlowOracleSample sample(64);
   const bool deep = sample({data, size});
-  if (data[0] & 0x80) {
-    arbitrary(data + 1, size - 1, deep);
-  } else if (data[0] & 1) {
-    configs(data, size, deep);
-  } else if (data[0] & 2) {
-    scenario(data[0], data + 1, size - 1, deep);
-  } else {
-    composed(data + 1, size - 1, deep);
-  }
+  const std::optional<fuzz::BarrierInput> in = fuzz::decode({data, size});
+  if (!in) return 0;  // too short for its mode
+  if (const auto* c = std::get_if<fuzz::ComposedInput>(&*in)) composed(*c, deep);
+  if (const auto* s = std::get_if<fuzz::ScenarioInput>(&*in)) scenario(*s, deep);
+  if (const auto* c = std::get_if<fuzz::ConfigsInput>(&*in)) configs(*c, deep);
+  if (const auto* a = std::get_if<fuzz::ArbitraryInput>(&*in)) arbitrary(*a, deep);
   return 0;
 }

@@ -31,12 +31,14 @@
 #include <cstdlib>
 #include <filesystem>
 #include <iostream>
+#include <optional>
 #include <sstream>
 #include <string>
 #include <string_view>
 #include <vector>
 
 #include "app.h"
+#include "cli_objects.h"
 #include "exit.h"
 #include "fuzz_check.h"
 
@@ -91,25 +93,25 @@ const std::filesystem::path& scratch() {
 
 // Expands the @ words (header comment); false: the input names a file it may not.
 bool expand_objects(std::vector<std::string>& words, bool& stdout_full) {
+  using neffbar::fuzz::CliObject;
   std::vector<std::string> out;
   for (const std::string& w : words) {
     const bool short_o = w.size() > 1 && w[0] == '-' && w[1] != '-' && w.find('o') != std::string::npos;
     if (short_o || w.starts_with("--output")) return false;
-    if (w == "@dir") {
-      out.push_back(scratch().string());
-    } else if (w == "@missing") {
-      out.push_back((scratch() / "missing").string());
-    } else if (w == "@null" || w == "@zero") {
-      out.push_back("/dev/" + w.substr(1));
-    } else if (w == "@out-full" || w == "@out-dir" || w == "@out-file") {
-      out.push_back("-o");
-      out.push_back(w == "@out-full"  ? std::string("/dev/full")
-                    : w == "@out-dir" ? scratch().string()
-                                      : (scratch() / "out").string());
-    } else if (w == "@stdout-full") {
-      stdout_full = true;
-    } else {
+    const std::optional<CliObject> object = neffbar::parse_enum<CliObject>(w);
+    if (!object) {
       out.push_back(w);
+      continue;
+    }
+    switch (*object) {
+      case CliObject::Dir: out.push_back(scratch().string()); break;
+      case CliObject::Missing: out.push_back((scratch() / "missing").string()); break;
+      case CliObject::Null:
+      case CliObject::Zero: out.push_back("/dev/" + w.substr(1)); break;
+      case CliObject::OutFull: out.insert(out.end(), {"-o", "/dev/full"}); break;
+      case CliObject::OutDir: out.insert(out.end(), {"-o", scratch().string()}); break;
+      case CliObject::OutFile: out.insert(out.end(), {"-o", (scratch() / "out").string()}); break;
+      case CliObject::StdoutFull: stdout_full = true; break;
     }
   }
   words = std::move(out);

@@ -1,22 +1,40 @@
-// Writes the seed corpus of every fuzz target and their dictionaries (and the property
-// targets' options):
-//   make_corpus OUT_DIR     -> OUT_DIR/<target>/<sha1-to-be>.seed, OUT_DIR/<target>.dict
-// (scripts/make-corpus renames the seeds to their sha1 and copies them into corpus/).
-// Seeds are real: configs composed for the reference topologies, their logs, the
-// shipped table images, composer driver contexts.
+// Writes every generated file of the fuzz targets, each under the path it is committed
+// at, so that scripts/make-corpus copies what it finds and a test
+// (generated_files_test.py) can compare the committed files with these:
+//   make_corpus OUT_DIR -> OUT_DIR/corpus/<target>/<name>.seed (make-corpus names each by its sha1),
+//                          OUT_DIR/corpus/regressions/<target>/.keep,
+//                          OUT_DIR/fuzz/<target>.{dict,options},
+//                          OUT_DIR/fuzz/properties/prop_<name>.{dict,options}
+// One function per target family.  Seeds are real: configs composed for the reference
+// topologies, their logs, the shipped table images, composer driver contexts, recorded
+// property choices.  Dictionaries come from the tables: JSON keys from the logs the
+// schema writes, names from the EnumNames tables, command words from the CLI's own help.
 #include <cstdint>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
 #include <functional>
+#include <iostream>
+#include <limits>
+#include <regex>
 #include <set>
+#include <sstream>
 #include <string>
 #include <vector>
 
+#include <nlohmann/json.hpp>
+
+#include "app.h"
+#include "barrier_input.h"
+#include "cli_objects.h"
 #include "neffbar/arch.h"
 #include "neffbar/bytes.h"
+#include "neffbar/driver_context.h"
+#include "neffbar/hex.h"
 #include "neffbar/json_log.h"
 #include "neffbar/model/frontend/composer.h"
+#include "neffbar/model/frontend/hypothesis_params.h"
+#include "neffbar/model/system/verdict.h"
 #include "registry.h"
 
 namespace fs = std::filesystem;
@@ -26,13 +44,61 @@ using Bytes = std::vector<std::uint8_t>;
 
 namespace {
 
-void put(const fs::path& dir, const std::string& name, const Bytes& b) {
+void put(const fs::path& out, const std::string& target, const std::string& name, const Bytes& b) {
+  const fs::path dir = out / "corpus" / target;
   fs::create_directories(dir);
   std::ofstream(dir / (name + ".seed"), std::ios::binary).write(reinterpret_cast<const char*>(b.data()),
                                                                  static_cast<std::streamsize>(b.size()));
 }
 Bytes of(const ConfigBytes& c) { return Bytes(c.begin(), c.end()); }
 Bytes of(const std::string& s) { return Bytes(s.begin(), s.end()); }
+
+// A target's options (max_len: what the target reads; extra: more libFuzzer flags),
+// dictionary and empty regression folder.  `folder` is fuzz/ or fuzz/properties/.
+void write_target_files(const fs::path& out, const fs::path& folder, const std::string& target, std::size_t max_len,
+                        const std::set<std::string>& tokens, const std::string& extra = "") {
+  fs::create_directories(out / folder);
+  std::ofstream(out / folder / (target + ".options")) << "[libfuzzer]\nmax_len = " << max_len << "\ndict = " << target
+                                                      << ".dict\n" << extra;
+  std::ofstream dict(out / folder / (target + ".dict"));
+  for (const std::string& t : tokens) dict << t << "\n";
+  fs::create_directories(out / "corpus" / "regressions" / target);
+  std::ofstream(out / "corpus" / "regressions" / target / ".keep");
+}
+
+// A dictionary token: text as libFuzzer reads it (escapes: \" \\ and \xNN only).
+std::string token(std::string_view text) {
+  std::string s = "\"";
+  for (const char c : text) {
+    const auto u = static_cast<unsigned char>(c);
+    if (c == '"' || c == '\\') {
+      s += '\\';
+      s += c;
+    } else if (u >= 0x20 && u < 0x7F) {
+      s += c;
+    } else {
+      char buf[8];
+      std::snprintf(buf, sizeof buf, "\\x%02X", u);
+      s += buf;
+    }
+  }
+  return s + "\"";
+}
+// A little-endian value of `width` bytes, every byte as \xNN.
+std::string le_token(std::uint64_t v, std::size_t width) {
+  std::string s = "\"";
+  for (std::size_t i = 0; i < width; ++i) {
+    char buf[8];
+    std::snprintf(buf, sizeof buf, "\\x%02X", static_cast<unsigned>((v >> (8 * i)) & 0xFF));
+    s += buf;
+  }
+  return s + "\"";
+}
+
+template <class E>
+void add_enum_names(std::set<std::string>& words) {
+  for (const auto& [v, n] : EnumNames<E>::table) words.insert(std::string(n));
+}
 
 std::vector<Composition> compositions() {
   std::vector<Composition> out;
@@ -45,81 +111,79 @@ std::vector<Composition> compositions() {
   return out;
 }
 
-std::string le_token(std::uint64_t v, int width) {
-  std::string s = "\"";
-  for (int i = 0; i < width; ++i) {
-    char buf[8];
-    std::snprintf(buf, sizeof buf, "\\x%02X", static_cast<unsigned>((v >> (8 * i)) & 0xFF));
-    s += buf;
-  }
-  return s + "\"";
-}
-
-// The property targets (props/registry.h): seeds are the bytes of recorded random
-// choices (props/source.h RecordingSource), so each decodes to a typical input of the
-// property; plus the empty input (every choice the simplest) and all-ones (every choice
-// the last).  The dictionary holds the values an 8-byte choice (any64) turns into
-// directly: zero, all-ones, the int32 limits and, where random config bytes are drawn,
-// mapped semaphore addresses.  max_len is four times the longest seed.
-void write_property_targets(const fs::path& out) {
+// A config's semaphore addresses (the ids the composed configs use, in the read window
+// of SP 1) and thresholds, as the bytes a config holds them in.
+std::set<std::string> sema_address_tokens() {
   const SemaMapping m;
-  neffbar::props::for_each_property([&](const auto& p) {
-    const std::string target = "prop_" + std::string(p.name);
-    std::size_t longest = 0;
-    for (std::uint64_t seed = 1; seed <= 12; ++seed) {
-      neffbar::props::RecordingSource rec(seed);
-      (void)p.draw(rec);
-      longest = std::max(longest, rec.bytes().size());
-      put(out / target, "recorded" + std::to_string(seed), rec.bytes());
-    }
-    put(out / target, "empty", Bytes{});
-    put(out / target, "ones", Bytes(longest, 0xFF));
-    std::ofstream dict(out / (target + ".dict"));
-    for (std::uint64_t v : {std::uint64_t{0}, ~std::uint64_t{0}, std::uint64_t{INT32_MAX}, std::uint64_t{0x80000000u},
-                            std::uint64_t{1}, std::uint64_t{2}}) {
-      dict << le_token(v, 8) << "\n";
-    }
-    if (p.name == "p1_round_trip" || p.name == "p2_overlay") {
-      for (std::uint32_t id : {2u, 6u, 7u, 8u, 9u, 12u, 16u}) dict << le_token(m.sp_base(kSpOrigin, 1) + m.sema_offset(id, Window::Read), 8) << "\n";
-    }
-    std::ofstream(out / (target + ".options")) << "[libfuzzer]\nmax_len = " << std::max<std::size_t>(64, 4 * longest)
-                                                << "\ndict = " << target << ".dict\n";
-  });
+  std::set<std::string> t;
+  for (std::uint32_t id : {2u, 6u, 7u, 8u, 9u, 12u, 16u}) t.insert(le_token(m.sp_base(kSpOrigin, 1) + m.sema_offset(id, Window::Read), 8));
+  return t;
+}
+std::set<std::string> config_tokens() {
+  std::set<std::string> t = sema_address_tokens();
+  for (std::uint32_t v : {1u, 2u, 3u, 4u, 0xFFFFFFFFu}) t.insert(le_token(v, 4));
+  return t;
 }
 
-}  // namespace
-
-int main(int argc, char** argv) {
-  if (argc != 2) return 2;
-  const fs::path out = argv[1];
-  const auto comps = compositions();
-  int n = 0;
-  // decode + json: composed configs, zero, all-ones, and the wrong lengths.
-  std::set<ConfigBytes> configs;
-  for (const Composition& c : comps) {
-    for (const ConfigBytes& b : c.configs) configs.insert(b);
+// Every key of `j` and every string value, recursively.
+void json_words(const nlohmann::json& j, std::set<std::string>& keys, std::set<std::string>& values) {
+  if (j.is_object()) {
+    for (const auto& [k, v] : j.items()) {
+      keys.insert(k);
+      json_words(v, keys, values);
+    }
+  } else if (j.is_array()) {
+    for (const auto& v : j) json_words(v, keys, values);
+  } else if (j.is_string()) {
+    values.insert(j.get<std::string>());
   }
+}
+
+// decode, json (and barrier's dictionary): composed configs, zero, all-ones, the wrong
+// lengths, and their logs; JSON keys and the short string values are what the logs of
+// those configs hold.
+void write_codec_targets(const fs::path& out, const std::vector<Composition>& comps) {
+  std::set<ConfigBytes> configs;
+  for (const Composition& c : comps) configs.insert(c.configs.begin(), c.configs.end());
   ConfigBytes ones;
   ones.fill(0xFF);
   configs.insert(ConfigBytes{});
   configs.insert(ones);
+  std::set<std::string> keys, values;
+  int n = 0;
   for (const ConfigBytes& b : configs) {
-    put(out / "decode", "c" + std::to_string(n), of(b));
-    put(out / "json", "full" + std::to_string(n), of(write_log(b, LogMode::Full)));
-    put(out / "json", "default" + std::to_string(n), of(write_log(b, LogMode::Default)));
+    put(out, "decode", "c" + std::to_string(n), of(b));
+    for (const LogMode mode : {LogMode::Full, LogMode::Default}) {
+      const std::string log = write_log(b, mode);
+      put(out, "json", (mode == LogMode::Full ? "full" : "default") + std::to_string(n), of(log));
+      json_words(nlohmann::json::parse(log), keys, values);
+    }
     ++n;
   }
-  for (std::size_t len : {0u, 1u, 0x124u, 0x127u, 0x129u}) put(out / "decode", "len" + std::to_string(len), Bytes(len, 0xA5));
+  for (std::size_t len : {0u, 1u, 0x124u, 0x127u, 0x129u}) put(out, "decode", "len" + std::to_string(len), Bytes(len, 0xA5));
   // json: a number field holding what is no u16 (negative, fractional, a string, too big).
   const std::string zero_log = write_log(ConfigBytes{}, LogMode::Full);
   for (const std::string bad : {"-1", "1.5", "\"7\"", "65536", "true", "null"}) {
     std::string text = zero_log;
     text.replace(text.find("\"m2s_val\": 0") + 11, 1, bad);
-    put(out / "json", "m2s_val" + std::to_string(std::hash<std::string>{}(bad)), of(text));
+    put(out, "json", "m2s_val" + std::to_string(std::hash<std::string>{}(bad)), of(text));
   }
-  put(out / "json", "notjson", of(std::string("{\"execute_device_barrier\": \"(nil)\", ")));
-  put(out / "json", "nil", of(std::string("{\"execute_device_barrier\": \"(nil)\"}")));
-  // search: both shipped images with a sweep of queries.
+  put(out, "json", "notjson", of(std::string("{\"execute_device_barrier\": \"(nil)\", ")));
+  put(out, "json", "nil", of(std::string("{\"execute_device_barrier\": \"(nil)\"}")));
+  // "(nil)": how the reader also takes a null pointer (glibc's %p of 0, which the writer never prints).
+  std::set<std::string> json_dict{token("\"(nil)\"")};
+  for (const std::string& k : keys) json_dict.insert(token("\"" + k + "\""));
+  for (const std::string& v : values) {
+    if (v.size() <= 5) json_dict.insert(token("\"" + v + "\""));  // "(nil)", "0x0", "0x1": not the addresses
+  }
+  write_target_files(out, "fuzz", "decode", 512, config_tokens());
+  write_target_files(out, "fuzz", "json", 8192, json_dict);
+}
+
+// search: both shipped images with a sweep of queries; the dictionary holds every type
+// and op value of the tables as a u32, the pad entry whole and the query -1.
+void write_search(const fs::path& out) {
+  std::set<std::string> dict{le_token(~std::uint64_t{0}, 8)};
   for (Fabric f : {Fabric::Default, Fabric::Switch}) {
     const TableImage& t = table_for(f);
     Bytes b(t.steps.begin(), t.steps.end());
@@ -132,11 +196,24 @@ int main(int argc, char** argv) {
         b.insert(b.end(), q.begin(), q.end());
       }
     }
-    put(out / "search", std::string(fabric_name(f)), b);
+    put(out, "search", std::string(fabric_name(f)), b);
+    for (int step = 0; step < kSteps; ++step) {
+      for (int e = 0; e < kEntries; ++e) {
+        const TableEntry entry = entry_at(t, step, e);
+        dict.insert(le_token(entry.type, 4));
+        dict.insert(le_token(entry.op, 4));
+        if (entry.op == static_cast<std::uint32_t>(BarrierOp::OpTypeMax)) dict.insert(le_token(entry.type | std::uint64_t{entry.op} << 32, 8));
+      }
+    }
   }
-  // sema: a barrier-like trace, an overflow trace, and every primitive blocked and done.
-  put(out / "sema", "barrier", Bytes{0, 0, 1, 1, 0, 0, 0, 1, 2, 1, 1, 0, 0, 0, 1});
-  put(out / "sema", "overflow", Bytes{1, 1, 0, 0xFF, 0xFF, 0xFF, 0x7F, 0, 0, 0, 1, 0, 0, 0, 0});
+  write_target_files(out, "fuzz", "search", 2048, dict);
+}
+
+// sema: a barrier-like trace, an overflow trace, and every primitive blocked and done;
+// the dictionary holds the int32 edges as an op's 4-byte value.
+void write_sema(const fs::path& out) {
+  put(out, "sema", "barrier", Bytes{0, 0, 1, 1, 0, 0, 0, 1, 2, 1, 1, 0, 0, 0, 1});
+  put(out, "sema", "overflow", Bytes{1, 1, 0, 0xFF, 0xFF, 0xFF, 0x7F, 0, 0, 0, 1, 0, 0, 0, 0});
   for (std::uint8_t cmp = 0; cmp < 2; ++cmp) {
     Bytes all{cmp};
     for (std::uint8_t prim = 0; prim < 6; ++prim) {
@@ -145,69 +222,134 @@ int main(int argc, char** argv) {
         all.insert(all.end(), op.begin(), op.end());
       }
     }
-    put(out / "sema", "every_prim" + std::to_string(cmp), all);
+    put(out, "sema", "every_prim" + std::to_string(cmp), all);
   }
-  // handshake: composer contexts (host-CC on and off), five leaders, a short blob.
-  for (std::size_t i = 0; i < comps.size(); i += 2) put(out / "handshake", "ctx" + std::to_string(i), comps[i].contexts[0].bytes);
+  std::set<std::string> dict;
+  for (std::int32_t v : {std::numeric_limits<std::int32_t>::max(), std::numeric_limits<std::int32_t>::min(), 1, -1}) {
+    dict.insert(le_token(static_cast<std::uint32_t>(v), 4));
+  }
+  write_target_files(out, "fuzz", "sema", 1401, dict);  // the compare byte and 200 ops of 7 bytes
+}
+
+// handshake: composer contexts (host-CC on and off), one leader too many, a short blob;
+// the dictionary holds the host-CC byte's values and the leader counts at the limit.
+void write_handshake(const fs::path& out, const std::vector<Composition>& comps) {
+  for (std::size_t i = 0; i < comps.size(); i += 2) put(out, "handshake", "ctx" + std::to_string(i), comps[i].contexts[0].bytes);
   DriverContext five;
-  five.set_leader_count(5);
-  put(out / "handshake", "five", five.bytes);
-  put(out / "handshake", "compact", Bytes{1, 2, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0});
-  // barrier: composed mode for several topologies; configs mode from composed configs.
-  // composed: [mode, chips, leaders, topology flags, check flags, seed x4 ... leader, fault]
+  five.set_leader_count(kMaxLeaders + 1);
+  put(out, "handshake", "five", five.bytes);
+  put(out, "handshake", "compact", Bytes{1, 2, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0});
+  const std::set<std::string> dict{le_token(1, 1), le_token(2, 1), le_token(kMaxLeaders, 4), le_token(kMaxLeaders + 1, 4)};
+  write_target_files(out, "fuzz", "handshake", 28000, dict);
+}
+
+// barrier (barrier_input.h): composed topologies with each reduction, random schedules
+// and faults; every 17th row of the small hypothesis matrix; topologies under mixed
+// hypotheses and lowerings; raw topologies out of range and too big to search; the
+// composed configs.  Its dictionary is decode's (its configs are configs).
+void write_barrier(const fs::path& out, const std::vector<Composition>& comps) {
+  using fuzz::ComposedInput, fuzz::ScenarioInput, fuzz::ConfigsInput, fuzz::encode;
+  namespace bi = fuzz::barrier_input;
   for (std::uint8_t c = 0; c < 4; ++c) {
     for (std::uint8_t flags : {std::uint8_t{0x00}, std::uint8_t{0x02}, std::uint8_t{0x0B}, std::uint8_t{0x1A}}) {
       for (std::uint8_t check : {std::uint8_t{0x00}, std::uint8_t{0x07}, std::uint8_t{0x18}}) {
         if (check == 0x07 && c >= 2) continue;  // the unreduced search only on 1-2 chips
         for (std::uint8_t fault = 0; fault < 4; ++fault) {
-          put(out / "barrier", "composed" + std::to_string(c) + "_" + std::to_string(flags) + "_" + std::to_string(check) + "_" + std::to_string(fault),
-              Bytes{0, c, static_cast<std::uint8_t>(c + 1u), flags, check, 7, 0, 1, fault});
+          ComposedInput in{bi::composed_topology(c, static_cast<std::uint8_t>(c + 1u), flags), (check & 1) == 0, (check & 2) == 0,
+                           (check & 4) == 0, (check & 8) != 0, static_cast<std::uint8_t>(1 + (check >> 4) % 4), 7, 1, fault};
+          put(out, "barrier", "composed" + std::to_string(c) + "_" + std::to_string(flags) + "_" + std::to_string(check) + "_" + std::to_string(fault),
+              encode(in));
         }
       }
     }
   }
-  // scenario: every 17th row of the small hypothesis matrix; topologies under mixed
-  // hypotheses and lowerings; raw topologies out of range and too big to search.
-  // [mode, chips, leaders, topology flags, hypotheses, check flags, rounds]
   for (std::uint16_t row = 0; row < 768; row += 17) {
-    put(out / "barrier", "matrix" + std::to_string(row), Bytes{0x0A, static_cast<std::uint8_t>(row), static_cast<std::uint8_t>(row >> 8)});
+    ScenarioInput in;
+    in.matrix = true;
+    in.row = row;
+    put(out, "barrier", "matrix" + std::to_string(row), encode(in));
   }
   std::uint32_t mix = 1;
   for (std::uint8_t lowering = 0; lowering < 3; ++lowering) {
     for (const int hyp : {0x00, 0x01, 0x02, 0x04, 0x08, 0x10, 0x1F}) {
       mix = mix * 1103515245u + 12345u;
-      const auto chips = static_cast<std::uint8_t>((mix >> 16) % 2), leaders = static_cast<std::uint8_t>((mix >> 18) % 4);
-      const auto flags = static_cast<std::uint8_t>((lowering << 4) | ((mix >> 20) & 0x0F));
-      put(out / "barrier", "scenario" + std::to_string(lowering) + "_" + std::to_string(hyp),
-          Bytes{0x02, chips, leaders, flags, static_cast<std::uint8_t>(hyp), static_cast<std::uint8_t>((mix >> 24) & 1), 0});
+      const std::uint8_t d[6] = {static_cast<std::uint8_t>((mix >> 16) % 2), static_cast<std::uint8_t>((mix >> 18) % 4),
+                                 static_cast<std::uint8_t>((lowering << 4) | ((mix >> 20) & 0x0F)), static_cast<std::uint8_t>(hyp),
+                                 static_cast<std::uint8_t>((mix >> 24) & 1), 0};
+      put(out, "barrier", "scenario" + std::to_string(lowering) + "_" + std::to_string(hyp), encode(*bi::decode_scenario(bi::kScenario, d)));
     }
   }
-  for (auto [chips, leaders, rounds] : {std::tuple{0, 1, 1}, {65, 1, 1}, {1, 0, 1}, {1, 5, 1}, {1, 1, 0},
-                                        {8, 4, 1}, {2, 2, 200}, {1, 1, 3}}) {
-    put(out / "barrier", "raw" + std::to_string(chips) + "_" + std::to_string(leaders) + "_" + std::to_string(rounds),
-        Bytes{0x06, static_cast<std::uint8_t>(chips), static_cast<std::uint8_t>(leaders), 0x02, 0, 0, static_cast<std::uint8_t>(rounds)});
+  for (auto [chips, leaders, rounds] : {std::tuple{0u, 1u, 1u}, {65u, 1u, 1u}, {1u, 0u, 1u}, {1u, 5u, 1u}, {1u, 1u, 0u},
+                                        {8u, 4u, 1u}, {2u, 2u, 200u}, {1u, 1u, 3u}}) {
+    ScenarioInput in;
+    in.raw = true;
+    in.topo = Topology{chips, leaders, Fabric::Default, true, rounds};
+    put(out, "barrier", "raw" + std::to_string(chips) + "_" + std::to_string(leaders) + "_" + std::to_string(rounds), encode(in));
   }
-  for (std::size_t i = 0; i < comps.size(); ++i) {
-    Bytes b{static_cast<std::uint8_t>(1 | ((i % 8) << 1) | (i % 3 == 0 ? 0x10 : 0))};  // GT, dec, fabric, rounds vary
-    for (std::size_t k = 0; k < std::min<std::size_t>(3, comps[i].configs.size()); ++k) {
-      b.insert(b.end(), comps[i].configs[k].begin(), comps[i].configs[k].end());
-    }
-    put(out / "barrier", "configs" + std::to_string(i), b);
+  for (std::size_t i = 0; i < comps.size(); ++i) {  // GT, dec, fabric, rounds vary
+    ConfigsInput in{i % 2 ? Compare::Gt : Compare::Ge, (i >> 1) % 2 ? DecMode::Target : DecMode::One,
+                    (i >> 2) % 2 ? Fabric::Switch : Fabric::Default, i % 3 == 0 ? 2u : 1u, {}};
+    in.configs.assign(comps[i].configs.begin(), comps[i].configs.begin() + static_cast<std::ptrdiff_t>(std::min<std::size_t>(3, comps[i].configs.size())));
+    put(out, "barrier", "configs" + std::to_string(i), encode(in));
   }
-  // names: every accepted spelling, the v5 names, ids in both bases, near misses.
-  std::set<std::string> names{"v2", "v3", "v4", "v4+", "v4_plus", "v5", "maverick", "MAVERICK", "0x05", "5", "12",
-                              "0x1c", "0x99", "99", "0x", "", "default", "switch", "Switch", "BARRIER_", "7", "-1"};
+  write_target_files(out, "fuzz", "barrier", 1024, config_tokens());
+}
+
+// names: every spelling the parsers take (the aliases are parse_arch's), the v5 names,
+// ids in both bases, near misses; the dictionary holds the names of the tables.
+void write_names(const fs::path& out) {
+  std::set<std::string> seeds{"v2", "v3", "v4", "v4+", "v4_plus", "v5", "maverick", "MAVERICK", "0x05", "5", "12",
+                              "0x1c", "0x99", "99", "0x", "", "Switch", "BARRIER_", "7", "-1", "barrier_intra_chip"};
+  std::set<std::string> names;
   for (Arch a : kArchs) names.insert(std::string(arch_name(a)));
   for (std::uint32_t t = 0; t <= std::uint32_t{kTypeCount}; ++t) names.insert(std::string(type_name(t)));
-  names.insert("barrier_intra_chip");
-  std::ofstream names_dict(out / "names.dict");
-  for (const std::string& name : names) {
-    put(out / "names", "name" + std::to_string(std::hash<std::string>{}(name)), of(name));
-    if (!name.empty()) names_dict << "\"" << name << "\"\n";
+  add_enum_names<Fabric>(names);
+  seeds.insert(names.begin(), names.end());
+  for (const std::string& name : seeds) put(out, "names", "name" + std::to_string(std::hash<std::string>{}(name)), of(name));
+  std::set<std::string> dict;
+  for (const std::string& n : names) dict.insert(token(n));
+  for (Arch a : kArchs) dict.insert(token(hex(static_cast<std::uint64_t>(a))));  // the ids, as arch_from_id's message prints them
+  write_target_files(out, "fuzz", "names", 64, dict);
+}
+
+// The words of the command line, as the CLI prints them in `--help-all`: the commands
+// (a line of one word under "Subcommands:") and every --option; plus the values of every
+// option that takes a name (EnumNames), the range limits, stdin and the fuzz target's
+// `@` words (cli_objects.h).
+std::set<std::string> cli_words() {
+  std::ostringstream help;
+  std::streambuf* saved = std::cout.rdbuf(help.rdbuf());
+  char prog[] = "neffbar", all[] = "--help-all";
+  char* argv[] = {prog, all, nullptr};
+  neffbar::cli::run(2, argv);
+  std::cout.rdbuf(saved);
+  std::set<std::string> words;
+  const std::string text = help.str();
+  const std::regex option("--[a-z][a-z-]*"), command("^[a-z][a-z-]*$");
+  for (auto it = std::sregex_iterator(text.begin(), text.end(), option); it != std::sregex_iterator(); ++it) words.insert(it->str());
+  std::istringstream in(text.substr(text.find("Subcommands:")));
+  for (std::string line; std::getline(in, line);) {
+    if (std::regex_match(line, command)) words.insert(line);
   }
-  // cli: command lines (argv words one per line, then a 0 byte and stdin) of every
-  // command, their help, and inputs on stdin; the dictionary has every command,
-  // option and option value.
+  add_enum_names<Fabric>(words);
+  add_enum_names<Wiring>(words);
+  add_enum_names<Lowering>(words);
+  add_enum_names<Roles>(words);
+  add_enum_names<HostAddrs>(words);
+  add_enum_names<Compare>(words);
+  add_enum_names<DecMode>(words);
+  add_enum_names<GuaranteeMode>(words);
+  add_enum_names<Engine>(words);
+  add_enum_names<fuzz::CliObject>(words);  // the target's own words for hostile files
+  for (const Range r : {kChipRange, kLeaderRange, kRoundRange}) words.insert(std::to_string(r.hi));
+  words.insert("-");  // stdin
+  return words;
+}
+
+// cli: command lines (argv words one per line, then a 0 byte and stdin) of every
+// command, their help, and inputs on stdin; the dictionary has each word of cli_words
+// after the line break that starts an argv word.
+void write_cli(const fs::path& out, const std::vector<Composition>& comps) {
   const ConfigBytes some = *comps[1].configs.begin();
   const std::string cfg(some.begin(), some.end());
   const std::string log = write_log(some, LogMode::Full);
@@ -245,31 +387,56 @@ int main(int argc, char** argv) {
       "check\n--chips\n2\n--leaders\n2\n--engine\nexplicit\n--max-states\n50\n--no-proxy\n--json",
       "check\n--chips\n4\n--leaders\n2\n--guarantee\ndeclared", "check\n--chips\n4\n--leaders\n2\n--guarantee\ndeclared\n--engine\nexplicit",
       "check\n--chips\n2\n--leaders\n2\n--no-proxy\n--engine\npersistent", "check\n--chips\n2\n--leaders\n2\n--random\n3\n--json"};
-  std::ofstream cli_dict(out / "cli.dict");
-  for (std::size_t i = 0; i < lines.size(); ++i) put(out / "cli", "line" + std::to_string(i), of(lines[i]));
-  for (const char* w : {"decode", "encode", "table", "search", "lint", "check", "check-configs", "promela", "hypotheses",
-                        "--help", "--full", "--json", "--raw", "--arch", "--fabric", "--chips", "--leaders", "--host-cc",
-                        "--no-proxy", "--wiring", "--roles", "--host-addrs", "--rounds", "--compare", "--dec", "--lowering",
-                        "--guarantee", "--engine", "--random", "--seed", "--max-states", "--max-seconds", "--no-reduce",
-                        "--no-symmetry", "--no-por", "--small", "default", "switch", "per_peer", "counting", "code",
-                        "narrative", "ctx", "config", "ge", "gt", "one", "target", "table", "arrive_wait", "hierarchical",
-                        "global", "declared", "auto", "explicit", "persistent", "random", "v4", "v5", "-", "64", "1000"}) {
-    cli_dict << "\"\\x0A" << w << "\"\n";  // libFuzzer dictionaries know only \\xNN escapes
-  }
+  for (std::size_t i = 0; i < lines.size(); ++i) put(out, "cli", "line" + std::to_string(i), of(lines[i]));
+  std::set<std::string> dict;
+  for (const std::string& w : cli_words()) dict.insert(token("\n" + w));
+  write_target_files(out, "fuzz", "cli", 4096, dict, "timeout = 10\n");
+}
 
-  // Dictionaries: JSON keys from the schema; addresses and thresholds as LE bytes.
-  std::ofstream json_dict(out / "json.dict");
-  std::set<std::string> keys{"addr", "soc_addr", "host_barrier", "(nil)", "0x1", "0x0"};
-  for (const Leaf& l : config_leaves()) keys.insert(std::string(l.field->name));
-  for (const Field& f : kDeviceFields) keys.insert(std::string(f.name));
-  for (const Field& f : kConfigFields) keys.insert(std::string(f.name));
-  for (const Field& f : kHostFields) keys.insert(std::string(f.name));
-  for (const std::string& k : keys) json_dict << "\"\\\"" << k << "\\\"\"\n";
-  std::ofstream bin_dict(out / "decode.dict");
-  const SemaMapping m;
-  const auto le = le_token;
-  for (std::uint32_t id : {2u, 6u, 7u, 8u, 9u, 12u, 16u}) bin_dict << le(m.sp_base(kSpOrigin, 1) + m.sema_offset(id, Window::Read), 8) << "\n";
-  for (std::uint32_t t : {1u, 2u, 3u, 4u, 0xFFFFFFFFu}) bin_dict << le(t, 4) << "\n";
+// The property targets (props/registry.h): seeds are the bytes of recorded random
+// choices (props/source.h RecordingSource), so each decodes to a typical input of the
+// property; plus the empty input (every choice the simplest) and all-ones (every choice
+// the last).  The dictionary holds the values an 8-byte choice (any64) turns into
+// directly: zero, all-ones, the int32 limits and, where random config bytes are drawn,
+// a config's semaphore addresses.  max_len is four times the longest seed.
+void write_property_targets(const fs::path& out) {
+  neffbar::props::for_each_property([&](const auto& p) {
+    const std::string target = "prop_" + std::string(p.name);
+    std::size_t longest = 0;
+    for (std::uint64_t seed = 1; seed <= 12; ++seed) {
+      neffbar::props::RecordingSource rec(seed);
+      (void)p.draw(rec);
+      longest = std::max(longest, rec.bytes().size());
+      put(out, target, "recorded" + std::to_string(seed), rec.bytes());
+    }
+    put(out, target, "empty", Bytes{});
+    put(out, target, "ones", Bytes(longest, 0xFF));
+    std::set<std::string> dict;
+    for (std::uint64_t v : {std::uint64_t{0}, ~std::uint64_t{0}, std::uint64_t{INT32_MAX}, std::uint64_t{0x80000000u},
+                            std::uint64_t{1}, std::uint64_t{2}}) {
+      dict.insert(le_token(v, 8));
+    }
+    if (p.name == "p1_round_trip" || p.name == "p2_overlay") dict.merge(sema_address_tokens());
+    write_target_files(out, "fuzz/properties", target, std::max<std::size_t>(64, 4 * longest), dict);
+  });
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  if (argc != 2) {
+    std::fprintf(stderr, "usage: make_corpus OUT_DIR\n");
+    return 2;
+  }
+  const fs::path out = argv[1];
+  const auto comps = compositions();
+  write_codec_targets(out, comps);
+  write_search(out);
+  write_sema(out);
+  write_handshake(out, comps);
+  write_barrier(out, comps);
+  write_names(out);
+  write_cli(out, comps);
   write_property_targets(out);
   return 0;
 }

@@ -8,7 +8,7 @@
 # law and generator rapidcheck runs in CI); their options and dictionaries are in
 # fuzz/properties/.
 set(NEFFBAR_FUZZ_FORMATS decode json search sema handshake barrier names cli)
-include(${CMAKE_CURRENT_LIST_DIR}/../props/properties.cmake)  # NEFFBAR_PROPERTIES
+include(${CMAKE_CURRENT_LIST_DIR}/../props/properties.cmake)  # NEFFBAR_PROPERTIES, read from props/registry.h
 set(NEFFBAR_FUZZ_PROPERTIES ${NEFFBAR_PROPERTIES})
 set(NEFFBAR_FUZZ_CLI cli)                  # targets that link the CLI library (core/cli) too
 set(NEFFBAR_FUZZ_MUTATED decode barrier)  # targets with the schema-driven mutator

@@ -1,8 +1,10 @@
 // The one list of properties: each name with its generator and its law bound to the
 // real implementation.  props_tests runs every entry under rapidcheck
 // (properties_test.cpp); fuzz/property_fuzzer.cpp runs the entry its target names from
-// the fuzz input's bytes; fuzz/targets.cmake lists the same names (a test checks).
-// No rapidcheck here.
+// the fuzz input's bytes; props/properties.cmake reads the names from the
+// `Property<...>{"name"` entries below for CMake (one fuzz target prop_<name> each;
+// drivers_test.cpp checks it read them all), so keep each entry's name on the line of
+// its `Property<...>{`.  No rapidcheck here.
 #pragma once
 
 #include <string_view>

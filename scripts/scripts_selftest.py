@@ -118,14 +118,14 @@ def changed(before, after):
 
 
 class Scratch:
-    """A copy of scripts/ (and the target lists scripts/fuzz reads first: fuzz/targets.cmake
-    and the props/properties.cmake it includes) in a temporary folder, with the recording
-    shims on the PATH."""
+    """A copy of scripts/ (and the target list scripts/fuzz reads first: fuzz/targets.cmake,
+    the props/properties.cmake it includes and the props/registry.h that reads) in a
+    temporary folder, with the recording shims on the PATH."""
 
     def __init__(self, tmp, source=HERE):
         self.root = os.path.join(tmp, "repo")
         shutil.copytree(source, os.path.join(self.root, "scripts"), ignore=shutil.ignore_patterns("__pycache__"))
-        for folder, name in (("fuzz", "targets.cmake"), ("props", "properties.cmake")):
+        for folder, name in (("fuzz", "targets.cmake"), ("props", "properties.cmake"), ("props", "registry.h")):
             listed = os.path.join(os.path.dirname(source), folder, name)
             if os.path.exists(listed):
                 os.makedirs(os.path.join(self.root, folder), exist_ok=True)

@@ -72,17 +72,17 @@ void composed(const ComposedInput& in, bool deep) {
   Scenario s;
   s.topo = t;
   s.hyp.dec = t.wiring == Wiring::Counting ? DecMode::Target : DecMode::One;
-  s.opt.guarantee = GuaranteeMode::Declared;
-  s.opt.reduce = in.reduce;
-  s.opt.por = in.por;
-  s.opt.symmetry = in.symmetry;
-  s.opt.max_states = s.opt.reduce ? 200000 : 30000;  // unreduced, 2x3 alone is ~1 s under ASan
+  s.run.check.guarantee = GuaranteeMode::Declared;
+  s.run.check.reduce = in.reduce;
+  s.run.check.por = in.por;
+  s.run.check.symmetry = in.symmetry;
+  s.run.check.max_states = s.run.check.reduce ? 200000 : 30000;  // unreduced, 2x3 alone is ~1 s under ASan
   if (in.random) {
-    s.engine = Engine::Random;
-    s.random_runs = deep ? in.random_runs : 1;  // the schedule comes from the bytes; more on the sample
-    s.seed = in.seed();
+    s.run.engine = Engine::Random;
+    s.run.random_runs = deep ? in.random_runs : 1;  // the schedule comes from the bytes; more on the sample
+    s.run.seed = in.seed();
   } else {
-    s.engine = Engine::Explicit;
+    s.run.engine = Engine::Explicit;
   }
   Composition comp = *compose(t);
   const Fault f = in.fault_kind();
@@ -90,7 +90,7 @@ void composed(const ComposedInput& in, bool deep) {
   const Result<Lowered> low = lower_with_hints(comp, s.hyp);
   fuzz::require(low.ok(), "composition lowers");
   const System* sys = &low->system;
-  EngineOptions eo = s.engine_options();
+  EngineOptions eo = s.run;
   eo.check.symmetry_hints = low->hints;
   if (!deep) eo.engine = Engine::Auto;  // the persistent engine where it qualifies: microseconds
   const CheckResult r = *decide(*sys, eo);
@@ -119,17 +119,17 @@ std::optional<Scenario> scenario_of(const ScenarioInput& in, bool deep) {
     s.hyp = in.hyp;
     if (in.raw && s.topo.rounds > 3) {
       if (!deep) return std::nullopt;  // hundreds of rounds: on the sample only
-      s.engine = Engine::Random;       // long: one random schedule
-      s.random_runs = 1;
+      s.run.engine = Engine::Random;       // long: one random schedule
+      s.run.random_runs = 1;
     } else if (in.persistent) {
-      s.engine = Engine::Persistent;  // asked for by name: an answer or a refusal naming why
+      s.run.engine = Engine::Persistent;  // asked for by name: an answer or a refusal naming why
     }
-    s.opt.guarantee = in.global ? GuaranteeMode::Global : GuaranteeMode::Declared;
+    s.run.check.guarantee = in.global ? GuaranteeMode::Global : GuaranteeMode::Declared;
   }
   // Beyond 16 leaders a decision takes ~100 ms under ASan: on the sample only.
   if (!deep && s.topo.chips * s.topo.leaders > 16 && s.topo.chips <= 64 && s.topo.leaders <= 4) return std::nullopt;
-  s.opt.max_states = 50000;
-  s.opt.max_seconds = 5;
+  s.run.check.max_states = 50000;
+  s.run.check.max_seconds = 5;
   return s;
 }
 
@@ -141,7 +141,7 @@ std::optional<MatrixRow> row_holds(const Scenario& s, bool full_table) {
   const bool in_range = s.topo.chips >= 1 && s.topo.chips <= 64 && s.topo.leaders >= 1 && s.topo.leaders <= 4 &&
                         s.topo.rounds >= 1 && s.topo.rounds <= 1000;
   const Result<MatrixRow> row = matrix_row(s);
-  if (s.engine == Engine::Persistent && in_range && !row) {
+  if (s.run.engine == Engine::Persistent && in_range && !row) {
     fuzz::require(row.error().where == "persistent engine" && !qualify(build_system(s, s.topo.rounds)->system).ok,
                   "the persistent engine refuses only systems that do not qualify");
     return std::nullopt;
@@ -180,8 +180,8 @@ void reductions_agree(const Scenario& s, bool deep) {
   fuzz::require(low.ok(), "a composed topology lowers under any hypotheses");
   const System* sys = &low->system;
   if (deep) fuzz::check_promela(*sys);  // a third of the time otherwise
-  if (!deep || s.engine == Engine::Random || sys->procs.size() > 6) return;  // the unreduced search stays small
-  CheckOptions full = s.opt, bare = s.opt;
+  if (!deep || s.run.engine == Engine::Random || sys->procs.size() > 6) return;  // the unreduced search stays small
+  CheckOptions full = s.run.check, bare = s.run.check;
   full.collect_all = bare.collect_all = true;
   full.symmetry_hints = low->hints;
   bare.reduce = bare.por = bare.symmetry = false;

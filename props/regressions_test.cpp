@@ -17,9 +17,11 @@ TEST(Regressions, PorMustNotHideC7) {
 // P9 found: counting wiring was given the per-peer symmetry renaming (8+j named a
 // leader), so symmetry was refused; keep the counting case symmetric and correct.
 TEST(Regressions, CountingWiringIsSymmetricAndTargetDecIsClean) {
-  Scenario s{Topology{2, 2, Fabric::Default, false, 2, Wiring::Counting}, Hypotheses{}, {}, Engine::Explicit};
+  Scenario s;
+  s.topo = Topology{2, 2, Fabric::Default, false, 2, Wiring::Counting};
+  s.run.engine = Engine::Explicit;
   s.hyp.dec = DecMode::Target;
-  s.opt.guarantee = GuaranteeMode::Declared;
+  s.run.check.guarantee = GuaranteeMode::Declared;
   const auto r = run_scenario(s);
   EXPECT_EQ(r->result.verdict, Verdict::Ok);
   EXPECT_TRUE(r->result.symmetry_used);

@@ -188,26 +188,26 @@ Result<Scenario> to_scenario(const CheckArgs& a) {
   s.topo.wiring = *wir;
   s.topo.lowering = *low;
   s.hyp = Hypotheses{*cmp, *dec, *rol, *hos, !a.no_proxy};
-  s.opt.guarantee = *gua;
-  s.opt.reduce = !a.no_reduce;
-  s.opt.symmetry = !a.no_symmetry;
-  s.opt.por = !a.no_por;
-  s.opt.max_states = *max_states;
-  s.opt.max_seconds = *max_seconds;
+  s.run.check.guarantee = *gua;
+  s.run.check.reduce = !a.no_reduce;
+  s.run.check.symmetry = !a.no_symmetry;
+  s.run.check.por = !a.no_por;
+  s.run.check.max_states = *max_states;
+  s.run.check.max_seconds = *max_seconds;
   const Result<std::uint64_t> mem = parse_memory(a.max_memory);
   if (!mem) return mem.error();
-  s.opt.max_memory = *mem;
+  s.run.check.max_memory = *mem;
   const std::optional<Engine> engine = parse_engine(a.engine);
   if (!engine) return Error{Errc::InvalidArgument, "--engine", enum_choices<Engine>(), "'" + a.engine + "'"};
-  s.engine = *engine;
+  s.run.engine = *engine;
   if (*random > 0) {
-    if (s.engine != Engine::Auto && s.engine != Engine::Random) {
+    if (s.run.engine != Engine::Auto && s.run.engine != Engine::Random) {
       return Error{Errc::InvalidArgument, "--random", "no --random with --engine " + a.engine, std::to_string(*random)};
     }
-    s.engine = Engine::Random;
-    s.random_runs = *random;
+    s.run.engine = Engine::Random;
+    s.run.random_runs = *random;
   }
-  s.seed = *seed;
+  s.run.seed = *seed;
   return s;
 }
 
@@ -348,15 +348,15 @@ void add_check(CLI::App& app, Run& run) {
   cmd->callback([a, cmd, &run] {
     const Result<Scenario> s = to_scenario(*a);
     if (!s) return void(run.exit_code = fail_usage(s.error()));
-    if (const Status st = refuse_unused(cmd, s->engine); !st) return void(run.exit_code = fail_usage(st.error()));
+    if (const Status st = refuse_unused(cmd, s->run.engine); !st) return void(run.exit_code = fail_usage(st.error()));
     Scenario sc = *s;
     if (!a->json) {
-      sc.opt.progress = [unit = sc.engine == Engine::Explicit ? " states, " : sc.engine == Engine::Auto ? " states/instructions, " : " instructions, "](
+      sc.run.check.progress = [unit = sc.run.engine == Engine::Explicit ? " states, " : sc.run.engine == Engine::Auto ? " states/instructions, " : " instructions, "](
                             std::uint64_t n, double t) { std::cerr << "  ... " << n << unit << static_cast<std::uint64_t>(t) << " s\n"; };
     }
     const Result<ScenarioResult> r = run_scenario(sc);
     if (!r) return void(run.exit_code = fail_usage(as_option(r.error())));
-    print_result(*r, a->json, scenario_title(sc.topo, sc.hyp), sc.opt.guarantee);
+    print_result(*r, a->json, scenario_title(sc.topo, sc.hyp), sc.run.check.guarantee);
     run.exit_code = code(not_ok(r->result) ? Exit::Failing : Exit::Ok);
   });
 }
@@ -374,7 +374,7 @@ void add_check_configs(CLI::App& app, Run& run) {
   cc->callback([b, files, cc, &run] {
     Result<Scenario> s = to_scenario(*b);
     if (!s) return void(run.exit_code = fail_usage(s.error()));
-    if (const Status st = refuse_unused(cc, s->engine); !st) return void(run.exit_code = fail_usage(st.error()));
+    if (const Status st = refuse_unused(cc, s->run.engine); !st) return void(run.exit_code = fail_usage(st.error()));
     std::vector<ConfigBytes> configs;
     for (const std::string& f : *files) {
       const Result<ConfigBytes> cfg = read_config(f);
@@ -384,7 +384,7 @@ void add_check_configs(CLI::App& app, Run& run) {
     Scenario sc = *s;
     sc.configs = std::move(configs);
     if (!b->json) {
-      sc.opt.progress = [](std::uint64_t n, double t) {
+      sc.run.check.progress = [](std::uint64_t n, double t) {
         std::cerr << "  ... " << n << " states/instructions, " << static_cast<std::uint64_t>(t) << " s\n";
       };
     }
@@ -394,7 +394,7 @@ void add_check_configs(CLI::App& app, Run& run) {
                  "configs: " + std::to_string(sc.configs.size()) + " files, fabric " + std::string(fabric_name(sc.topo.fabric)) +
                      ", rounds=" + std::to_string(sc.topo.rounds) + " " + std::string(name(sc.hyp.compare)) + " dec=" +
                      std::string(name(sc.hyp.dec)) + " " + std::string(name(sc.topo.lowering)),
-                 sc.opt.guarantee);
+                 sc.run.check.guarantee);
     run.exit_code = code(not_ok(r->result) ? Exit::Failing : Exit::Ok);
   });
 }
@@ -413,7 +413,7 @@ void add_promela(CLI::App& app, Run& run) {
     const Result<System> sys = lower(*comp, s->hyp);
     if (!sys) return void(run.exit_code = fail_input(sys.error(), "promela"));
     if (const Status st = spin_limits(*sys); !st) return void(run.exit_code = fail_input(st.error(), "promela"));
-    std::cout << to_promela(*sys, s->opt.guarantee == GuaranteeMode::Global);
+    std::cout << to_promela(*sys, s->run.check.guarantee == GuaranteeMode::Global);
     run.exit_code = code(Exit::Ok);
   });
 }

@@ -234,10 +234,10 @@ Verdict verdict_of(Topology t, Hypotheses h = {}, GuaranteeMode g = GuaranteeMod
   Scenario s;
   s.topo = t;
   s.hyp = h;
-  s.opt.guarantee = g;
-  s.engine = Engine::Explicit;
+  s.run.check.guarantee = g;
+  s.run.engine = Engine::Explicit;
   const auto e = run_scenario(s);
-  s.engine = Engine::Auto;
+  s.run.engine = Engine::Auto;
   const auto a = run_scenario(s);
   EXPECT_EQ(e->result.verdict, a->result.verdict) << scenario_title(t, h);
   EXPECT_EQ(e->result.broke_in_round, a->result.broke_in_round) << scenario_title(t, h);
@@ -289,7 +289,7 @@ TEST(Engines, BrokeInRoundIsTheFewestRoundsThatAlreadyFail) {
   Scenario s;
   s.topo = Topology{1, 2, Fabric::Default, true, 3, Wiring::Counting, Lowering::Table};
   for (Engine e : {Engine::Explicit, Engine::Persistent}) {
-    s.engine = e;
+    s.run.engine = e;
     const auto r = run_scenario(s);
     EXPECT_EQ(r->result.verdict, Verdict::Unsafe) << engine_name(e);
     EXPECT_EQ(r->result.broke_in_round, 1u) << engine_name(e);  // one round already leaves the residue (NOT_REUSABLE at k=1)
@@ -300,16 +300,16 @@ TEST(Engines, ScaleTargetsAreExhaustive) {
   for (Lowering low : {Lowering::Table, Lowering::ArriveWait, Lowering::Hierarchical}) {
     Scenario s;
     s.topo = Topology{2, 4, Fabric::Default, true, 2, Wiring::PerPeer, low};
-    s.opt.guarantee = GuaranteeMode::Declared;
-    s.engine = Engine::Explicit;
+    s.run.check.guarantee = GuaranteeMode::Declared;
+    s.run.engine = Engine::Explicit;
     const auto r = run_scenario(s);
     EXPECT_EQ(r->result.verdict, Verdict::Ok) << name(low);
     EXPECT_TRUE(r->result.exhaustive);
   }
   Scenario big;
   big.topo = Topology{4, 4, Fabric::Default, false, 2, Wiring::PerPeer, Lowering::Table};
-  big.opt.guarantee = GuaranteeMode::Declared;
-  big.engine = Engine::Explicit;
+  big.run.check.guarantee = GuaranteeMode::Declared;
+  big.run.engine = Engine::Explicit;
   const auto r = run_scenario(big);
   EXPECT_EQ(r->result.verdict, Verdict::Ok);
   EXPECT_TRUE(r->result.symmetry_used);
@@ -318,17 +318,17 @@ TEST(Engines, ScaleTargetsAreExhaustive) {
 TEST(Engines, RandomModeFindsC7AndRuns64Chips) {
   Scenario s;
   s.topo = Topology{2, 2, Fabric::Default, true, 1, Wiring::PerPeer, Lowering::Table};
-  s.engine = Engine::Random;
-  s.random_runs = 2000;
-  s.seed = 7;
+  s.run.engine = Engine::Random;
+  s.run.random_runs = 2000;
+  s.run.seed = 7;
   const auto r = run_scenario(s);
   ASSERT_EQ(r->result.verdict, Verdict::GlobalUnsafe);
   EXPECT_TRUE(replay(r->system, *r->result.cex));
   Scenario big;
   big.topo = Topology{64, 4, Fabric::Default, true, 1, Wiring::PerPeer, Lowering::Table};
-  big.engine = Engine::Random;
-  big.random_runs = 3;
-  big.opt.guarantee = GuaranteeMode::Declared;
+  big.run.engine = Engine::Random;
+  big.run.random_runs = 3;
+  big.run.check.guarantee = GuaranteeMode::Declared;
   const auto b = run_scenario(big);
   EXPECT_EQ(b->result.verdict, Verdict::Ok);
   EXPECT_EQ(b->result.runs, 3u);
@@ -381,7 +381,7 @@ TEST(Engines, RandomModeTriesTheDefault100Schedules) {
   ASSERT_TRUE(r.ok());
   EXPECT_EQ(r->runs, 100u);
   EXPECT_FALSE(r->exact());
-  const EngineOptions from_scenario = Scenario{}.engine_options();  // the CLI's defaults too
+  const EngineOptions from_scenario = Scenario{}.run;  // a scenario's (the CLI's) defaults too
   EXPECT_EQ(from_scenario.random_runs, 100u);
   EXPECT_EQ(from_scenario.seed, 1u);
 }
@@ -396,7 +396,7 @@ namespace {
 TEST(Matrix, RowsSayWhetherTheGlobalPropertyHolds) {
   Scenario s;
   s.topo = Topology{2, 2, Fabric::Default, true, 1, Wiring::PerPeer, Lowering::Table};
-  s.opt.guarantee = GuaranteeMode::Declared;  // OK, with the global finding reported
+  s.run.check.guarantee = GuaranteeMode::Declared;  // OK, with the global finding reported
   const MatrixRow broken = *matrix_row(s);
   EXPECT_EQ(broken.verdict, Verdict::Ok);
   EXPECT_FALSE(broken.global_holds);

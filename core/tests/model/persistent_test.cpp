@@ -213,7 +213,7 @@ TEST(Persistent, EveryComposedScenarioQualifies) {
   for (std::size_t i = 0; i < full.size(); i += 29) {
     Scenario s = full[i];
     if (s.topo.wiring != Wiring::PerPeer) continue;
-    s.opt.guarantee = GuaranteeMode::Declared;
+    s.run.check.guarantee = GuaranteeMode::Declared;
     const auto r = run_scenario(s);
     EXPECT_EQ(r->result.verdict, Verdict::Ok) << scenario_title(s.topo, s.hyp);
     EXPECT_TRUE(r->result.exact()) << scenario_title(s.topo, s.hyp);

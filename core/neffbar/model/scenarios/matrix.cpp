@@ -42,8 +42,8 @@ std::vector<Scenario> matrix_scenarios(bool small) {
                     Scenario s;
                     s.topo = Topology{ref.chips, ref.leaders, ref.fabric, host_cc, rounds, w, low};
                     s.hyp = Hypotheses{cmp, dec, roles, ha, true};
-                    s.opt.max_seconds = 60;
-                    s.engine = Engine::Explicit;  // the matrix shows shortest counterexamples
+                    s.run.check.max_seconds = 60;
+                    s.run.engine = Engine::Explicit;  // the matrix shows shortest counterexamples
                     all.push_back(s);
                   }
                 }
@@ -84,7 +84,7 @@ std::vector<Scenario> full_scenarios() {
   auto add = [&](std::uint32_t C, std::uint32_t L, Fabric f, bool hcc, std::uint32_t rounds, Wiring w, Lowering low) {
     Scenario s;
     s.topo = Topology{C, L, f, hcc, rounds, w, low};
-    s.opt.max_seconds = 60;
+    s.run.check.max_seconds = 60;
     all.push_back(s);
     if (w == Wiring::Counting) {  // C5: counting is meant for dec = target; dec = 1 leaves residues
       s.hyp.dec = DecMode::Target;

@@ -2,15 +2,6 @@
 
 namespace neffbar::model {
 
-EngineOptions Scenario::engine_options() const {
-  EngineOptions e;
-  e.engine = engine;
-  e.check = opt;
-  e.random_runs = random_runs;
-  e.seed = seed;
-  return e;
-}
-
 Result<Lowered> build_system(const Scenario& s, std::uint32_t rounds) {
   if (!s.configs.empty()) {
     Result<System> sys = lower_configs(s.configs, s.topo.fabric, s.topo.lowering, rounds, s.hyp);
@@ -27,11 +18,11 @@ Result<Lowered> build_system(const Scenario& s, std::uint32_t rounds) {
 Result<ScenarioResult> run_scenario(const Scenario& s) {
   // One time budget for the whole scenario: composing and lowering (bounded: 0.25 s at
   // 64x4 x 1000 rounds) count against it, and so do the re-checks of fewer rounds.
-  const Deadline clock(s.opt.max_seconds, s.opt.clock);
-  const auto remaining = [&] { return s.opt.max_seconds - clock.seconds(); };
+  const Deadline clock(s.run.check.max_seconds, s.run.check.clock);
+  const auto remaining = [&] { return s.run.check.max_seconds - clock.seconds(); };
   Result<Lowered> built = build_system(s, s.topo.rounds);
   if (!built) return built.error();
-  EngineOptions eo = s.engine_options();
+  EngineOptions eo = s.run;
   eo.check.max_seconds = remaining();
   eo.check.symmetry_hints = std::move(built->hints);
   Result<CheckResult> r = decide(built->system, eo);
@@ -42,7 +33,7 @@ Result<ScenarioResult> run_scenario(const Scenario& s) {
   // engine measures it in its own run; the explicit search re-checks fewer rounds.
   if (failing(res.verdict) && res.broke_in_round == 0 && res.engine == Engine::Explicit) {
     res.broke_in_round = s.topo.rounds;
-    EngineOptions fewer = s.engine_options();
+    EngineOptions fewer = s.run;
     fewer.engine = Engine::Explicit;
     for (std::uint32_t k = 1; k < s.topo.rounds; ++k) {
       fewer.check.max_seconds = remaining();

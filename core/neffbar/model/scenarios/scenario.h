@@ -14,14 +14,10 @@ namespace neffbar::model {
 struct Scenario {
   Topology topo;
   Hypotheses hyp;
-  CheckOptions opt;
-  Engine engine = Engine::Auto;
-  std::uint64_t random_runs = 100;  // Engine::Random: schedules
-  std::uint64_t seed = 1;
+  EngineOptions run;  // which engine decides it, with what options and budgets
   // Non-empty: these configs, one leader each (device barrier only, every leader in every
   // guarantee), under topo.fabric, topo.lowering and topo.rounds, instead of composing.
   std::vector<ConfigBytes> configs;
-  [[nodiscard]] EngineOptions engine_options() const;
 };
 
 struct ScenarioResult {

@@ -31,6 +31,19 @@ struct Expiring {
   }
 };
 
+TEST(Budgets, ADeadlineReadsTheClockOncePerCadenceOfUnitPolls) {
+  // poll() counts one unit of work by default: the first call reads the clock, then
+  // every kCadence-th; the cadence is what keeps the clock's cost off the hot loops
+  // while the budget still holds within a fraction of a second.
+  Deadline d(10, [] { return 0.0; });
+  for (std::int64_t i = 0; i < 2 * Deadline::kCadence + 1; ++i) EXPECT_FALSE(d.poll());
+  EXPECT_EQ(d.reads(), 3u);
+  EXPECT_FALSE(d.poll(Deadline::kCadence - 1));
+  EXPECT_EQ(d.reads(), 3u);
+  EXPECT_FALSE(d.poll(1));
+  EXPECT_EQ(d.reads(), 4u);
+}
+
 TEST(Budgets, TheSymmetryCanonicalisationPollsTheClock) {
   // 64x4 host-CC: 257 processes, a symmetry group of 1536; one canonicalisation is
   // ~50 k units of work, so the search must read the clock between successors, not

@@ -39,7 +39,7 @@ struct CheckArgs {
 constexpr std::uint64_t kU32Max = std::numeric_limits<std::uint32_t>::max();
 constexpr std::uint64_t kU64Max = std::numeric_limits<std::uint64_t>::max();
 
-// The memory budget's default: 4 GiB (core/neffbar/model/engines/budget.h), but at most a
+// The memory budget's default: 4 GiB (core/neffbar/model/engines/common/budget.h), but at most a
 // quarter of physical memory and three quarters of the address space `ulimit -v`
 // allows, so the search says BUDGET before the allocator refuses.
 std::uint64_t default_max_memory() {

@@ -4,7 +4,7 @@
 
 #include "hand_made.h"
 
-#include "neffbar/model/engines/block.h"
+#include "neffbar/model/engines/common/block.h"
 #include "neffbar/model/engines/explicit/search.h"
 #include "neffbar/model/engines/engine.h"
 #include "neffbar/model/frontend/faults.h"

@@ -4,7 +4,7 @@
 #include <new>
 #include <string>
 
-#include "neffbar/model/engines/block.h"
+#include "neffbar/model/engines/common/block.h"
 #include "neffbar/model/engines/explicit/search.h"
 #include "neffbar/model/engines/explicit/state_set.h"
 #include "neffbar/model/engines/explicit/symmetry.h"

@@ -32,8 +32,8 @@
 #include <string>
 #include <vector>
 
-#include "neffbar/model/engines/budget.h"
-#include "neffbar/model/engines/common_options.h"
+#include "neffbar/model/engines/common/budget.h"
+#include "neffbar/model/engines/common/common_options.h"
 #include "neffbar/model/system/counterexample.h"
 #include "neffbar/model/engines/explicit/symmetry.h"
 #include "neffbar/model/system/system.h"

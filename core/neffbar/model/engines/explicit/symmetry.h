@@ -17,7 +17,7 @@
 #include <span>
 #include <vector>
 
-#include "neffbar/model/engines/budget.h"
+#include "neffbar/model/engines/common/budget.h"
 #include "neffbar/model/system/symmetry_hints.h"
 #include "neffbar/model/system/system.h"
 

@@ -8,7 +8,7 @@
 #include <optional>
 #include <vector>
 
-#include "neffbar/model/engines/budget.h"
+#include "neffbar/model/engines/common/budget.h"
 #include "neffbar/model/engines/persistent/net.h"
 #include "neffbar/model/engines/persistent/persistent.h"
 #include "neffbar/model/engines/persistent/runner.h"

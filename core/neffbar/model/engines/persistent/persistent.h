@@ -34,7 +34,7 @@
 #include <string>
 
 #include "neffbar/error.h"
-#include "neffbar/model/engines/common_options.h"
+#include "neffbar/model/engines/common/common_options.h"
 #include "neffbar/model/system/system.h"
 #include "neffbar/model/system/verdict.h"
 

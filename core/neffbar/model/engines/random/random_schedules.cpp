@@ -11,7 +11,7 @@
 #include <numeric>
 #include <random>
 
-#include "neffbar/model/engines/block.h"
+#include "neffbar/model/engines/common/block.h"
 #include "neffbar/model/engines/explicit/search.h"
 #include "neffbar/model/engines/random/random_schedules.h"
 

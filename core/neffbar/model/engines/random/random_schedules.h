@@ -5,7 +5,7 @@
 #include <cstdint>
 #include <functional>
 
-#include "neffbar/model/engines/common_options.h"
+#include "neffbar/model/engines/common/common_options.h"
 #include "neffbar/model/system/system.h"
 #include "neffbar/model/system/verdict.h"
 

@@ -10,7 +10,7 @@
 #include <limits>
 #include <vector>
 
-#include "neffbar/model/engines/budget.h"
+#include "neffbar/model/engines/common/budget.h"
 #include "neffbar/model/system/system.h"
 
 namespace neffbar::model::detail {

@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "neffbar/model/engines/compiled.h"
+#include "neffbar/model/engines/common/compiled.h"
 #include "neffbar/model/system/counterexample.h"
 #include "neffbar/model/system/verdict.h"
 

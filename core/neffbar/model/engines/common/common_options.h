@@ -6,7 +6,7 @@
 #include <cstdint>
 #include <functional>
 
-#include "neffbar/model/engines/budget.h"
+#include "neffbar/model/engines/common/budget.h"
 #include "neffbar/model/system/verdict.h"
 
 namespace neffbar::model {

@@ -528,6 +528,11 @@ inline void persistent_engine_agrees(const SystemInput& in, const PersistentFn& 
   CheckOptions bare;
   bare.reduce = bare.por = bare.symmetry = false;
   bare.collect_all = true;
+  // The unreduced search's state budget: its default where the judge is thorough;
+  // otherwise (most fuzz inputs) 2,000 states, as the reductions' reference budget: the
+  // larger systems are compared on the sampled inputs only, and a comparison that runs
+  // is the whole one (a search the budget ended is a discard).
+  if (!j.thorough()) bare.max_states = 2'000;
   const CheckResult e = explicit_search(sys, bare);
   j.assume(e.verdict != Verdict::Budget);
   j.require(p->found_mask == e.found_mask, "persistent failure kinds == unreduced explicit search's");

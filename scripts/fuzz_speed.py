@@ -14,7 +14,8 @@ other processes of a shared machine do not count:
 Prints one tab-separated line:
     execs_total  inited_execs  inited_cpu_s  steady_execs  steady_cpu_s  steady_exec_per_cpu_s
 (`?` for what the run did not reach: a target that crashed, or never got to INITED).
-libFuzzer's output goes to LOG.  Exit 0, or 2 on a usage error.
+libFuzzer's output goes to LOG.  Exit 0, or 2 on a usage error.  Run as
+`python3 scripts/fuzz_speed.py` (a module, like the other .py files here).
 """
 import os
 import re
@@ -37,10 +38,23 @@ def cpu_seconds(pid):
 
 
 def main(argv):
-    if len(argv) < 4:
-        print(__doc__.split("\n\n")[1], file=sys.stderr)
+    if len(argv) > 1 and argv[1] in ("-h", "--help"):
+        print(__doc__)
+        return 0
+    if len(argv) > 1 and argv[1].startswith("-"):
+        print(f"fuzz_speed.py: unknown option {argv[1]}", file=sys.stderr)
         return 2
-    seconds, log, cmd = float(argv[1]), argv[2], argv[3:]
+    if len(argv) < 4:
+        print("fuzz_speed.py: usage: fuzz_speed.py SECONDS LOG BINARY [libFuzzer args...]", file=sys.stderr)
+        return 2
+    try:
+        seconds = float(argv[1])
+    except ValueError:
+        seconds = 0
+    if not seconds > 0:
+        print(f"fuzz_speed.py: SECONDS {argv[1]!r}: not a positive number of CPU seconds", file=sys.stderr)
+        return 2
+    log, cmd = argv[2], argv[3:]
     inited = re.compile(rb"^#(\d+)\s+INITED")
     with open(log, "wb") as out:
         proc = subprocess.Popen(cmd, stdout=out, stderr=subprocess.PIPE)

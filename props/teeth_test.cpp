@@ -134,7 +134,9 @@ TEST(Teeth, P4_SwitchCompositionBroken) {
 }
 
 TEST(Teeth, P5_ComposerDroppingALane) {
-  EXPECT_TRUE(property_fails("composed: no DEADLOCK, UNSAFE, NOT_REUSABLE", prop(draw_p5, [](const TopologyInput& in, Judge& j) {
+  // Caught by the persistent engine, the check every fuzz input runs (the explicit search
+  // only runs where the judge is thorough).
+  EXPECT_TRUE(property_fails("composed: no DEADLOCK, UNSAFE, NOT_REUSABLE (persistent engine)", prop(draw_p5, [](const TopologyInput& in, Judge& j) {
                                p5_deadlock_freedom(in, drop_one_lane, j);
                              }), 100));
 }

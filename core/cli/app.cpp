@@ -4,6 +4,7 @@
 #include <iostream>
 #include <new>
 #include <string>
+#include <string_view>
 
 #include <CLI/CLI.hpp>
 
@@ -50,8 +51,19 @@ int run(int argc, char** argv) {
   app.set_help_all_flag("--help-all", "Help for every command");
   app.set_version_flag("--version", "neffbar " NEFFBAR_VERSION);
   Run r;
-  add_codec_commands(app, r);
-  add_model_commands(app, r);
+  // A command line runs one command: build only that one (building all nine costs more
+  // than most commands take to run).  All of them for the top level's --help, --help-all
+  // and --version, and to name them when the command is unknown.
+  std::string_view only = argc > 1 && argv[1][0] != '-' ? argv[1] : "";
+  for (int i = 1; i < argc; ++i) {
+    if (std::string_view(argv[i]) == "--help-all") only = {};
+  }
+  add_codec_commands(app, r, only);
+  add_model_commands(app, r, only);
+  if (app.get_subcommands({}).empty()) {
+    add_codec_commands(app, r);
+    add_model_commands(app, r);
+  }
   for (CLI::App* sub : app.get_subcommands({})) {
     sub->add_option("-o,--output", r.output,
                     "Write the result to FILE, whole or not at all (a temporary beside it, then rename); "

@@ -155,12 +155,9 @@ void add_lint(CLI::App& app, Run& run) {
 
 }  // namespace
 
-void add_codec_commands(CLI::App& app, Run& run) {
-  add_decode(app, run);
-  add_encode(app, run);
-  add_table(app, run);
-  add_search(app, run);
-  add_lint(app, run);
+void add_codec_commands(CLI::App& app, Run& run, std::string_view only) {
+  add_commands(app, run, only,
+               {{"decode", add_decode}, {"encode", add_encode}, {"table", add_table}, {"search", add_search}, {"lint", add_lint}});
 }
 
 }  // namespace neffbar::cli

@@ -2,7 +2,13 @@
 // where its result goes (`--output FILE`; empty or "-" is stdout).
 #pragma once
 
+#include <initializer_list>
 #include <string>
+#include <string_view>
+
+namespace CLI {
+class App;
+}
 
 namespace neffbar::cli {
 
@@ -11,5 +17,18 @@ struct Run {
   std::string output;
   [[nodiscard]] bool to_stdout() const { return output.empty() || output == "-"; }
 };
+
+// A command: its name (as the subcommand it adds calls itself) and what adds it.
+struct Command {
+  std::string_view name;
+  void (*add)(CLI::App& app, Run& run);
+};
+
+// Adds the commands, or with `only` non-empty just the one of that name.
+inline void add_commands(CLI::App& app, Run& run, std::string_view only, std::initializer_list<Command> commands) {
+  for (const Command& c : commands) {
+    if (only.empty() || only == c.name) c.add(app, run);
+  }
+}
 
 }  // namespace neffbar::cli

@@ -455,11 +455,9 @@ void add_hypotheses(CLI::App& app, Run& run) {
 
 }  // namespace
 
-void add_model_commands(CLI::App& app, Run& run) {
-  add_check(app, run);
-  add_check_configs(app, run);
-  add_promela(app, run);
-  add_hypotheses(app, run);
+void add_model_commands(CLI::App& app, Run& run, std::string_view only) {
+  add_commands(app, run, only,
+               {{"check", add_check}, {"check-configs", add_check_configs}, {"promela", add_promela}, {"hypotheses", add_hypotheses}});
 }
 
 }  // namespace neffbar::cli

@@ -70,7 +70,12 @@ std::vector<Instr> random_block(Pick&& pick, const ArbitraryShape& shape, std::u
         } else if (!shape.persistent_only) {  // a decrement by anybody
           block.push_back(op(Prim::IncVal, sem, -1 - static_cast<std::int64_t>(pick(2)), 1));
         } else if (!own.empty()) {  // a decrement by the one consumer
-          block.push_back(op(Prim::IncVal, own[pick(static_cast<std::uint32_t>(own.size()))], -1 - static_cast<std::int64_t>(pick(2)), 1));
+          // Two picks, in their own statements: as arguments of one call their order
+          // would be the compiler's (g++ and clang++ differ), and so would the system a
+          // committed seed draws.  This is the order g++ took.
+          const std::int64_t by = 1 + static_cast<std::int64_t>(pick(2));
+          const std::uint32_t consumer = own[pick(static_cast<std::uint32_t>(own.size()))];
+          block.push_back(op(Prim::IncVal, consumer, -by, 1));
         }
         break;
       case 4:

@@ -4,6 +4,8 @@
 #include <gtest/gtest.h>
 
 #include <memory>
+#include <utility>
+#include <vector>
 
 #include "neffbar/model/engines/explicit/search.h"
 #include "neffbar/model/engines/persistent/persistent.h"
@@ -192,6 +194,63 @@ TEST(Budgets, RandomSchedulesFindWhatTheyFoundBeforeWithoutStoringTheSchedule) {
   ASSERT_TRUE(r.cex.has_value());
   EXPECT_TRUE(replay(l.system, *r.cex));
   EXPECT_NE(r.cex->what.find("departed round"), std::string::npos) << r.cex->what;
+}
+
+// A clock that moves on 0.6 s at every read.
+SecondsClock ticking(std::shared_ptr<std::uint64_t> reads) {
+  return [reads] { return 0.6 * static_cast<double>(++*reads); };
+}
+
+// What every engine's progress line sees: called about once a second of its clock (every
+// second read of this one), with the work done so far, which only grows.
+void expect_progress_every_second(const char* engine, const std::vector<std::pair<std::uint64_t, double>>& calls,
+                                  std::uint64_t reads) {
+  ASSERT_GE(reads, 6u) << engine << ": too little work to read the clock often";
+  EXPECT_GE(calls.size(), reads / 2 - 1) << engine;
+  EXPECT_LE(calls.size(), reads / 2 + 1) << engine;
+  for (std::size_t i = 1; i < calls.size(); ++i) {
+    EXPECT_GE(calls[i].first, calls[i - 1].first) << engine << " call " << i;
+    EXPECT_GE(calls[i].second - calls[i - 1].second, 1.0) << engine << " call " << i;
+  }
+  ASSERT_FALSE(calls.empty()) << engine;
+  EXPECT_GT(calls.back().first, 0u) << engine << ": the work is counted";
+}
+
+TEST(Budgets, EveryEngineReportsProgressOnceASecondOfItsClock) {
+  const Lowered l = composed(16, 4, true, 100);
+  std::vector<std::pair<std::uint64_t, double>> calls;
+  const auto record = [&](std::uint64_t work, double t) { calls.emplace_back(work, t); };
+  {
+    auto reads = std::make_shared<std::uint64_t>(0);
+    PersistentOptions o;
+    o.max_seconds = 1e9;
+    o.clock = ticking(reads);
+    o.progress = record;
+    ASSERT_TRUE(check_persistent(l.system, o).ok());
+    expect_progress_every_second("persistent", calls, *reads);
+  }
+  {
+    calls.clear();
+    auto reads = std::make_shared<std::uint64_t>(0);
+    CheckOptions o;
+    o.max_seconds = 1e9;
+    o.max_states = 20'000;
+    o.clock = ticking(reads);
+    o.progress = record;
+    explicit_search(composed(4, 4, true, 3).system, o);
+    expect_progress_every_second("explicit", calls, *reads);
+  }
+  {
+    calls.clear();
+    auto reads = std::make_shared<std::uint64_t>(0);
+    CommonOptions o;
+    o.guarantee = GuaranteeMode::Declared;
+    o.max_seconds = 1e9;
+    o.clock = ticking(reads);
+    o.progress = record;
+    random_check(l.system, 3, 1, 3, o);
+    expect_progress_every_second("random", calls, *reads);
+  }
 }
 
 TEST(Budgets, PromelaRefusesMoreProcessesThanSpinRuns) {

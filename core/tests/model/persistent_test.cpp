@@ -15,6 +15,7 @@
 #include "neffbar/model/frontend/faults.h"
 #include "neffbar/model/scenarios/matrix.h"
 #include "neffbar/model/engines/persistent/persistent.h"
+#include "neffbar/model/engines/persistent/runner.h"
 #include "neffbar/model/scenarios/scenario.h"
 
 namespace neffbar::model {
@@ -62,6 +63,8 @@ void expect_agree(const System& s, const std::string& what) {
 }
 
 TEST(Persistent, RefusesWhatIsNotPersistentAndSaysWhy) {
+  // A qualification nobody filled in refuses: the engine answers only where qualify() said so.
+  EXPECT_FALSE(Qualification{}.ok);
   // Two consumers of s0.
   const System two = make(1, {{wait(0)}, {wait(0)}, {inc(0), inc(0)}});
   Qualification q = qualify(two);
@@ -113,6 +116,108 @@ TEST(Persistent, TheCounterexampleLeavesOutWhatTheViolationDoesNotDependOn) {
   ASSERT_TRUE(r.cex.has_value());
   EXPECT_TRUE(replay(s, *r.cex)) << format_counterexample(s, *r.cex);
   for (const TraceEntry& e : r.cex->trace) EXPECT_NE(e.proc, 2u) << format_counterexample(s, *r.cex);
+}
+
+// Nor is an increment by zero of a semaphore the violation waits on: it changes nothing
+// the wait reads.
+TEST(Persistent, TheCounterexampleLeavesOutAnIncrementByZeroOfTheSemaphoreItWaitsOn) {
+  const System s = make(1, {{arrive(), wait(0), depart()}, {arrive()}, {inc_val(0, 0)}, {inc(0)}}, {{1}});
+  const CheckResult r = persistent(s, /*all=*/false);
+  ASSERT_EQ(r.verdict, Verdict::Unsafe);
+  ASSERT_TRUE(r.cex.has_value());
+  EXPECT_TRUE(replay(s, *r.cex)) << format_counterexample(s, *r.cex);
+  for (const TraceEntry& e : r.cex->trace) EXPECT_NE(e.proc, 2u) << format_counterexample(s, *r.cex);
+}
+
+// The runner's dirty lists name each process and semaphore a run changed once, and a
+// commit empties them: a held run and its rollback cost what the run changed, not what
+// ran since the engine started (the analysis makes one held run per process and round).
+TEST(Persistent, TheRunnerListsWhatARunChangedOnceAndACommitStartsAfresh) {
+  const System s = make(2, {{inc(0), inc(0), inc(0), inc(1)}, {wait(0, 3, 3)}});
+  const persistent::Net n(s);
+  persistent::Runner run(n);
+  run.lim = n.len;
+  run.push(0);
+  run.push(1);
+  run.run();
+  EXPECT_EQ(run.pc, (std::vector<std::uint32_t>{4, 1}));
+  EXPECT_EQ(run.val, (std::vector<std::int64_t>{0, 1}));
+  EXPECT_EQ(run.dirty_procs().size(), 2u);
+  EXPECT_EQ(run.dirty_semas().size(), 2u) << "s0 changed four times, listed once";
+  run.commit();
+  EXPECT_TRUE(run.dirty_procs().empty());
+  EXPECT_TRUE(run.dirty_semas().empty());
+  run.rollback();  // to the committed base: nothing moves
+  EXPECT_EQ(run.pc, (std::vector<std::uint32_t>{4, 1}));
+  EXPECT_EQ(run.val, (std::vector<std::int64_t>{0, 1}));
+}
+
+// Round-structured, two rounds: p0 may leave round 0 before p2 arrives (not in its
+// guarantee: global-only, decided by refining beside the UNSAFE) and may leave round 1
+// before p1 arrives (UNSAFE).  The global-only finding is in the 1-round system already,
+// so under the global guarantee the system broke in round 1, as the reference says.
+TEST(Persistent, ARefinedGlobalOnlyFindingCountsForTheRoundItBrokeIn) {
+  const System s = make(2,
+                        {{arrive(0), wait(1), depart(0), arrive(1), depart(1)},
+                         {arrive(0), inc(1), arrive(1)},
+                         {arrive(0), arrive(1)}},
+                        {{1}}, /*rounds=*/2);
+  ASSERT_TRUE(testing::round_structured(s));
+  EXPECT_EQ(testing::reference_broke_in_round(s, GuaranteeMode::Global), 1u);
+  for (bool all : {true, false}) {
+    const CheckResult r = persistent(s, all);
+    EXPECT_EQ(r.verdict, Verdict::Unsafe) << all;
+    EXPECT_TRUE(r.found_mask & bit(Verdict::GlobalUnsafe)) << all;
+    EXPECT_EQ(r.broke_in_round, 1u) << all;
+  }
+  expect_agree(s, "refined global-only");
+}
+
+// Two global-only findings in round 0: p0 may leave before p3 arrives in the 1-round
+// system (p2's increment releases it), and before p2 arrives only in the 2-round one
+// (p3's round-1 increment).  The one reported is the first system's, so the
+// counterexample runs only round-0 instructions.
+TEST(Persistent, TheGlobalFindingIsTheOneOfTheFewestRounds) {
+  const System s = make(2,
+                        {{arrive(0), wait(0), wait(1), depart(0), wait(0, 1, 1, 1)},
+                         {arrive(0), inc(1)},
+                         {arrive(0), inc(0)},
+                         {arrive(0), inc(0, 1)}},
+                        {{1}}, /*rounds=*/2);
+  const CheckResult r = persistent(s);
+  ASSERT_EQ(r.verdict, Verdict::GlobalUnsafe);
+  EXPECT_EQ(r.broke_in_round, 1u);
+  ASSERT_TRUE(r.cex.has_value());
+  EXPECT_EQ(r.cex->what, global_what(s, 0, 0, 3));
+  EXPECT_TRUE(replay(s, *r.cex)) << format_counterexample(s, *r.cex);
+  for (const TraceEntry& e : r.cex->trace) {
+    EXPECT_EQ(s.procs[e.proc].program[e.pc].round, 0u) << format_counterexample(s, *r.cex);
+  }
+  expect_agree(s, "two global-only findings");
+}
+
+// The same beside an UNSAFE, where global-only candidates are refined: p0 may leave
+// round 0 before p1 (its guarantee) arrives, and before p2 or p3.  Refined (p1 arrived),
+// passing p3 needs one round (p2 releases p1) and passing p2 two (p3's round-1 increment
+// does): the finding reported is p3's, whichever candidate is refined first.
+TEST(Persistent, TheGlobalFindingBesideAnUnsafeIsTheOneOfTheFewestRounds) {
+  const System s = make(1,
+                        {{arrive(0), depart(0)},
+                         {wait(0), arrive(0), wait(0, 1, 1, 1)},
+                         {arrive(0), inc(0)},
+                         {arrive(0), inc(0, 1)}},
+                        {{1}}, /*rounds=*/2);
+  for (bool all : {true, false}) {
+    const CheckResult r = persistent(s, all);
+    ASSERT_EQ(r.verdict, Verdict::Unsafe) << all;
+    ASSERT_TRUE(r.global_finding.has_value()) << all;
+    EXPECT_EQ(r.global_finding->what, global_what(s, 0, 0, 3)) << all;
+    EXPECT_TRUE(replay(s, *r.global_finding)) << format_counterexample(s, *r.global_finding);
+    for (const TraceEntry& e : r.global_finding->trace) {
+      EXPECT_EQ(s.procs[e.proc].program[e.pc].round, 0u) << format_counterexample(s, *r.global_finding);
+    }
+  }
+  expect_agree(s, "global-only findings beside an UNSAFE");
 }
 
 TEST(Persistent, EachVerdictOnHandMadeSystems) {

@@ -58,7 +58,9 @@ class Runner {
     for (std::uint32_t p = 0; p < n_.P; ++p) pc[p] = base_pc_[p] = pcs(p);
     val = base_val_ = n_.init;
   }
+  // What the runs since the last commit/rollback changed, each once: what those cost.
   [[nodiscard]] const std::vector<std::uint32_t>& dirty_procs() const { return dirty_p_; }
+  [[nodiscard]] const std::vector<std::uint32_t>& dirty_semas() const { return dirty_s_; }
 
  private:
   void advance(std::uint32_t p) {

@@ -10,6 +10,7 @@
 #include <limits>
 #include <vector>
 
+#include "neffbar/hot_loop.h"
 #include "neffbar/model/engines/common/budget.h"
 #include "neffbar/model/system/system.h"
 
@@ -138,7 +139,7 @@ struct Compiled {
     // switches it off).
   }
 
-  void values(const std::uint16_t* pcs, std::vector<std::int32_t>& vals) const {
+  NEFFBAR_HOT_LOOP void values(const std::uint16_t* pcs, std::vector<std::int32_t>& vals) const {
     thread_local std::vector<std::int64_t> acc;
     acc.assign(init.begin(), init.end());
     for (std::uint32_t p = 0; p < P; ++p) {

@@ -6,6 +6,8 @@
 #include <utility>
 #include <vector>
 
+#include "neffbar/hot_loop.h"
+
 namespace neffbar::model::detail {
 
 // The visited set is also the BFS queue (states are expanded in insertion order) and
@@ -24,7 +26,7 @@ class StateSet {
   }
 
   // (index, inserted)
-  std::pair<std::uint32_t, bool> insert(const std::uint16_t* pcs, std::uint32_t parent, std::uint16_t via) {
+  NEFFBAR_HOT_LOOP std::pair<std::uint32_t, bool> insert(const std::uint16_t* pcs, std::uint32_t parent, std::uint16_t via) {
     if ((std::uint64_t{count_} + 1) * 2 > table_.size()) grow();
     const std::uint64_t mask = table_.size() - 1;
     for (std::uint64_t h = hash(pcs) & mask;; h = (h + 1) & mask) {
@@ -65,7 +67,7 @@ class StateSet {
 
  private:
   static constexpr std::size_t kChunkBytes = std::size_t{1} << 16;
-  [[nodiscard]] std::uint64_t hash(const std::uint16_t* pcs) const {
+  [[nodiscard]] NEFFBAR_HOT_LOOP std::uint64_t hash(const std::uint16_t* pcs) const {
     std::uint64_t h = 0x9E3779B97F4A7C15ull ^ width_;
     for (std::uint32_t i = 0; i < width_; ++i) {
       h = (h ^ pcs[i]) * 0xBF58476D1CE4E5B9ull;
@@ -73,7 +75,7 @@ class StateSet {
     }
     return h ^ (h >> 32);
   }
-  void grow() {
+  NEFFBAR_HOT_LOOP void grow() {
     std::vector<std::uint32_t> old(table_.size() * 2, 0);
     old.swap(table_);
     const std::uint64_t mask = table_.size() - 1;

@@ -8,6 +8,7 @@
 #include <span>
 #include <vector>
 
+#include "neffbar/hot_loop.h"
 #include "neffbar/model/engines/persistent/net.h"
 #include "neffbar/model/system/verdict.h"
 
@@ -63,7 +64,7 @@ class Runner {
   [[nodiscard]] const std::vector<std::uint32_t>& dirty_semas() const { return dirty_s_; }
 
  private:
-  void advance(std::uint32_t p) {
+  NEFFBAR_HOT_LOOP void advance(std::uint32_t p) {
     std::uint32_t i = pc[p];
     const std::uint32_t end = lim[p];
     if (i >= end) return;

@@ -26,8 +26,9 @@
 #include <cstdint>
 #include <deque>
 #include <limits>
-#include <map>
 #include <optional>
+#include <set>
+#include <tuple>
 #include <vector>
 
 #include "neffbar/model/system/system.h"
@@ -69,13 +70,12 @@ inline ReferenceResult reference_check(const model::System& sys, std::uint64_t m
   struct State {
     std::vector<std::uint32_t> pcs;
     std::vector<std::int32_t> vals;
-    bool operator<(const State& o) const { return pcs != o.pcs ? pcs < o.pcs : vals < o.vals; }
+    bool operator<(const State& o) const { return std::tie(pcs, vals) < std::tie(o.pcs, o.vals); }
   };
   State init{std::vector<std::uint32_t>(P, 0), {}};
   for (const model::Semaphore& s : sys.semas) init.vals.push_back(s.initial);
-  std::map<State, bool> seen;
+  std::set<State> seen{init};
   std::deque<State> todo{init};
-  seen[init] = true;
   ReferenceResult out;
   const auto found = [&](Verdict v) { out.found_mask |= model::bit(v); };
   while (!todo.empty()) {
@@ -83,7 +83,7 @@ inline ReferenceResult reference_check(const model::System& sys, std::uint64_t m
       out.complete = false;
       break;
     }
-    const State st = todo.front();
+    const State st = std::move(todo.front());
     todo.pop_front();
     const auto arrived = [&](std::uint32_t q, std::uint32_t r) {
       return r < sys.rounds && last_arrive[q][r] != kNever && st.pcs[q] > last_arrive[q][r];
@@ -123,10 +123,7 @@ inline ReferenceResult reference_check(const model::System& sys, std::uint64_t m
         }
       }
       stepped = true;
-      if (!seen.count(next)) {
-        seen[next] = true;
-        todo.push_back(std::move(next));
-      }
+      if (seen.insert(next).second) todo.push_back(std::move(next));
     }
     if (!stepped && unfinished) found(Verdict::Deadlock);
     if (!unfinished) {

@@ -525,17 +525,22 @@ inline void persistent_engine_agrees(const SystemInput& in, const PersistentFn& 
   const Result<CheckResult> p = engine(sys, o);
   j.require(p.ok() == qualify(sys).ok, "the engine answers exactly the systems that qualify");
   j.assume(p.ok());
-  CheckOptions bare;
-  bare.reduce = bare.por = bare.symmetry = false;
-  bare.collect_all = true;
-  // The unreduced search's state budget: its default where the judge is thorough;
-  // otherwise (most fuzz inputs) 2,000 states, as the reductions' reference budget: the
-  // larger systems are compared on the sampled inputs only, and a comparison that runs
-  // is the whole one (a search the budget ended is a discard).
-  if (!j.thorough()) bare.max_states = 2'000;
-  const CheckResult e = explicit_search(sys, bare);
+  // The explicit search to hold it against: unreduced, with its default budget, where
+  // the judge is thorough (rapidcheck, the ctest replay, a sample of the fuzz inputs);
+  // otherwise (most fuzz inputs) with its reductions, which are exact (the property
+  // `reductions` holds them against the reference checker) and explore a fraction of the
+  // states, within 2,000 states.  A comparison that runs is the whole one (a search the
+  // budget ended is a discard).
+  CheckOptions o_e;
+  o_e.collect_all = true;
+  if (j.thorough()) {
+    o_e.reduce = o_e.por = o_e.symmetry = false;
+  } else {
+    o_e.max_states = 2'000;
+  }
+  const CheckResult e = explicit_search(sys, o_e);
   j.assume(e.verdict != Verdict::Budget);
-  j.require(p->found_mask == e.found_mask, "persistent failure kinds == unreduced explicit search's");
+  j.require(p->found_mask == e.found_mask, "persistent failure kinds == the explicit search's");
   if (p->cex) j.require(replay(sys, *p->cex), "the persistent counterexample replays");
   if (p->global_finding) j.require(replay(sys, *p->global_finding), "the persistent global finding replays");
   j.tag(e.found_mask == 0 ? "ok" : "failing");

@@ -236,7 +236,7 @@ TEST(Teeth, PersistentEngineIgnoringTheCompare) {  // GT read as GE: the equalit
     if (r) r->cex = r->global_finding = std::nullopt;
     return r;
   };
-  EXPECT_TRUE(property_fails("persistent failure kinds == unreduced explicit search's",
+  EXPECT_TRUE(property_fails("persistent failure kinds == the explicit search's",
                              prop(draw_persistent, [&](const SystemInput& in, Judge& j) { persistent_engine_agrees(in, ge, j); })));
 }
 
@@ -246,7 +246,7 @@ TEST(Teeth, PersistentEngineMissingResidues) {  // a free run that forgets the v
     if (r) r->found_mask &= ~bit(Verdict::NotReusable);
     return r;
   };
-  EXPECT_TRUE(property_fails("persistent failure kinds == unreduced explicit search's",
+  EXPECT_TRUE(property_fails("persistent failure kinds == the explicit search's",
                              prop(draw_persistent, [&](const SystemInput& in, Judge& j) { persistent_engine_agrees(in, forgets, j); })));
 }
 

@@ -39,15 +39,25 @@ class FuzzJudge final : public props::Judge {
   bool thorough_;
 };
 
+// Never skips: the default of run_from_bytes.
+struct DecideEveryInput {
+  template <class In>
+  bool decided(const In&, bool) {
+    return false;
+  }
+};
+
 // One property from bytes: draw its input from `data`, run the law (with its expensive
-// checks when `thorough`).
-template <class In, class Law>
+// checks when `thorough`) unless `memo` says this process already decided that input.
+template <class In, class Law, class Memo = DecideEveryInput>
 void run_from_bytes(std::string_view name, In (*draw)(props::Source&), const Law& law, std::span<const std::uint8_t> data,
-                    bool thorough = true) {
+                    bool thorough = true, Memo&& memo = {}) {
   props::ByteSource source(data);
   FuzzJudge judge(name, data.size(), thorough);
   try {
-    law(draw(source), judge);
+    const In in = draw(source);
+    if (memo.decided(in, thorough)) return;
+    law(in, judge);
   } catch (const FuzzJudge::Discarded&) {
   }
 }

@@ -25,15 +25,15 @@ struct Fd {
 };
 
 // Fills in.data with up to limit + 1 bytes from read_some(buffer, n) (bytes read, 0 at
-// the end, -1 on an error), growing the buffer by 64 KiB steps as bytes arrive: sized to
-// the limit at once, every small input paid for zero-filling 1 MiB (most of a command's
-// time under ASan).
+// the end, -1 on an error), growing the buffer as bytes arrive (4 KiB, then by what it
+// holds, at most 64 KiB a step): sized to the limit at once, every small input paid for
+// zero-filling 1 MiB (most of a command's time under ASan).
 template <class ReadSome>
 bool read_upto(Input& in, std::size_t limit, ReadSome&& read_some) {
-  constexpr std::size_t kStep = std::size_t{64} << 10;
+  constexpr std::size_t kFirst = std::size_t{4} << 10, kMaxStep = std::size_t{64} << 10;
   std::size_t got = 0;
   while (got < limit + 1) {
-    const std::size_t want = std::min(limit + 1 - got, kStep);
+    const std::size_t want = std::min(limit + 1 - got, std::clamp(got, kFirst, kMaxStep));
     in.data.resize(got + want);
     const long n = read_some(in.data.data() + got, want);
     if (n < 0) return false;

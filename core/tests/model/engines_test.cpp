@@ -460,6 +460,15 @@ TEST(Promela, TheDefaultExportAssertsGuaranteesReuseAndOverflow) {
   const std::string none = to_promela(s, PromelaChecks{.guarantees = false, .global = false, .reuse = false, .overflow = false});
   EXPECT_EQ(none.find("assert(arr"), std::string::npos) << none;
   EXPECT_EQ(none.find("assert(false)"), std::string::npos) << none;
+  // The first line says what the model asserts, so a model file read alone says what
+  // SPIN's "no errors" covers.
+  const auto first_line = [](const std::string& m) { return m.substr(0, m.find('\n')); };
+  EXPECT_EQ(first_line(declared), "/* neffbar: 2 processes, 1 semaphores, 2 rounds, compare >=; asserts: guarantees reuse overflow */");
+  EXPECT_EQ(first_line(global), "/* neffbar: 2 processes, 1 semaphores, 2 rounds, compare >=; asserts: guarantees global reuse overflow */");
+  EXPECT_EQ(first_line(none), "/* neffbar: 2 processes, 1 semaphores, 2 rounds, compare >=; asserts: */");
+  s.compare = Compare::Gt;
+  EXPECT_EQ(first_line(to_promela(s, PromelaChecks{.guarantees = false, .global = false, .reuse = false, .overflow = true})),
+            "/* neffbar: 2 processes, 1 semaphores, 2 rounds, compare >; asserts: overflow */");
 }
 
 }  // namespace

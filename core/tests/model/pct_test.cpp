@@ -125,5 +125,25 @@ TEST(Pct, FindsADepthThreeBugOnlyWithChangePointsThatLowerThePriority) {
   EXPECT_LT(m.no_change_points, 0.001) << bug.name;
 }
 
+// Random schedules never prove the global property: their line is "broken" (a schedule
+// broke it), "not reached" (the failing schedule ended before anyone departed) or "not
+// refuted".  A DEPART refused as UNSAFE counts as reached, as one that passed does.
+TEST(RandomSchedules, TheGlobalLineIsNotReachedOnlyWhenNobodyDeparted) {
+  const auto line = [](const System& s) {
+    const CheckResult r = random_check(s, 20, 1);
+    EXPECT_TRUE(failing(r.verdict)) << listing(s);
+    return r.global;
+  };
+  // DEADLOCK before any DEPART, and after one.
+  EXPECT_EQ(line(make(1, {{arrive(), wait(0), depart()}})), GlobalStatus::NotReached);
+  EXPECT_EQ(line(make(1, {{arrive(), depart(), wait(0)}})), GlobalStatus::NotRefuted);
+  // UNSAFE in every schedule, the first one included: p0 leaves before p1, in its
+  // guarantee, arrives (p1 never can; it is not a participant, so the global property
+  // is not broken by it).
+  System unsafe = make(1, {{arrive(), depart()}, {wait(0), arrive()}}, {{1}});
+  unsafe.procs[1].participant = false;
+  EXPECT_EQ(line(unsafe), GlobalStatus::NotRefuted);
+}
+
 }  // namespace
 }  // namespace neffbar::model

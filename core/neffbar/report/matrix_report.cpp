@@ -106,7 +106,7 @@ std::string matrix_json(const std::vector<MatrixRow>& rows) {
     j["engine"] = engine_name(r.engine);
     j["exact"] = r.exact;
     j["global_property"] = global_status_name(r.global);
-    j["global_property_holds"] = r.global_holds;
+    j["global_property_holds"] = r.global_holds();
     if (r.broke_in_round) j["broke_in_round"] = r.broke_in_round;
     if (r.engine == Engine::Explicit) {
       j["states"] = r.states;

@@ -1,6 +1,7 @@
 #include <gtest/gtest.h>
 
 #include <limits>
+#include <memory>
 
 #include "hand_made.h"
 
@@ -296,6 +297,35 @@ TEST(Engines, BrokeInRoundIsTheFewestRoundsThatAlreadyFail) {
   }
 }
 
+// When the re-check of fewer rounds runs out of the scenario's time budget, the round it
+// broke in is unknown: 0, and the note says so (never the round count it started from).
+TEST(Engines, BrokeInRoundIsNotMeasuredWhenTheRecheckRunsOutOfBudget) {
+  Scenario s;
+  s.topo = Topology{1, 2, Fabric::Default, true, 3, Wiring::Counting, Lowering::Table};
+  s.run.engine = Engine::Explicit;
+  // How often the first check reads the clock: the same check alone, on a clock that
+  // never runs out.  run_scenario reads it once more before, for the remaining budget.
+  auto reads = std::make_shared<std::uint64_t>(0);
+  Result<Lowered> built = build_system(s, 3);
+  ASSERT_TRUE(built.ok());
+  EngineOptions first = s.run;
+  first.check.symmetry_hints = built->hints;
+  first.check.clock = [reads] { return ++*reads, 0.0; };
+  ASSERT_EQ(decide(built->system, first)->verdict, Verdict::Unsafe);
+  const std::uint64_t n = 1 + *reads;
+  // The clock runs out right after the first check: the 1-round re-check gets no time.
+  auto left = std::make_shared<std::uint64_t>(n);
+  s.run.check.clock = [left] { return *left > 0 ? (--*left, 0.0) : 1000.0; };
+  const Result<ScenarioResult> r = run_scenario(s);
+  ASSERT_TRUE(r.ok());
+  EXPECT_EQ(r->result.verdict, Verdict::Unsafe);
+  EXPECT_EQ(r->result.broke_in_round, 0u);
+  EXPECT_NE(r->result.note.find("broke in round: not measured (the budget ran out)"), std::string::npos) << r->result.note;
+  // With time for it, the re-check measures it (the test above).
+  s.run.check.clock = {};
+  EXPECT_EQ(run_scenario(s)->result.broke_in_round, 1u);
+}
+
 TEST(Engines, ScaleTargetsAreExhaustive) {
   for (Lowering low : {Lowering::Table, Lowering::ArriveWait, Lowering::Hierarchical}) {
     Scenario s;
@@ -399,11 +429,11 @@ TEST(Matrix, RowsSayWhetherTheGlobalPropertyHolds) {
   s.run.check.guarantee = GuaranteeMode::Declared;  // OK, with the global finding reported
   const MatrixRow broken = *matrix_row(s);
   EXPECT_EQ(broken.verdict, Verdict::Ok);
-  EXPECT_FALSE(broken.global_holds);
+  EXPECT_FALSE(broken.global_holds());
   EXPECT_NE(broken.global, GlobalStatus::Holds);
   s.topo.lowering = Lowering::Hierarchical;
   const MatrixRow holds = *matrix_row(s);
-  EXPECT_TRUE(holds.global_holds);
+  EXPECT_TRUE(holds.global_holds());
   EXPECT_EQ(holds.global, GlobalStatus::Holds);
   EXPECT_TRUE(holds.counterexample.empty());
   EXPECT_EQ(holds.cex_steps, 0u);
@@ -412,6 +442,24 @@ TEST(Matrix, RowsSayWhetherTheGlobalPropertyHolds) {
 // The full table's summary: per key (lowering, fabric, wiring, dec, host-CC) and per
 // leader count 1..4, the chip counts where the row is OK as ranges, then the other
 // verdicts counted; only 1-round rows; "(not all exact)" when a row was not exact.
+// The small matrix: one row per scenario, in the scenarios' order, and progress after
+// each row as (rows done, rows in all), ending at (768, 768).
+TEST(Matrix, RunsEveryScenarioInOrderAndReportsProgressAfterEachRow) {
+  std::vector<std::pair<std::size_t, std::size_t>> calls;
+  MatrixOptions o;
+  o.small = true;
+  o.progress = [&](std::size_t done, std::size_t total) { calls.emplace_back(done, total); };
+  const std::vector<MatrixRow> rows = run_matrix(o);
+  const std::vector<Scenario> all = matrix_scenarios(true);
+  ASSERT_EQ(rows.size(), all.size());
+  ASSERT_EQ(all.size(), 768u);
+  ASSERT_EQ(calls.size(), all.size());
+  for (std::size_t i = 0; i < all.size(); ++i) {
+    EXPECT_EQ(rows[i].topo, all[i].topo) << i;
+    EXPECT_EQ(calls[i], std::pair(i + 1, all.size())) << i;
+  }
+}
+
 TEST(Matrix, FullSummaryGroupsChipRangesPerLeaderCount) {
   std::vector<MatrixRow> rows;
   const auto row = [&](std::uint32_t C, std::uint32_t L, Verdict v, std::uint32_t rounds = 1, bool exact = true) {

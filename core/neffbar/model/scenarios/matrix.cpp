@@ -65,7 +65,6 @@ Result<MatrixRow> matrix_row(const Scenario& s) {
   row.hyp = s.hyp;
   row.verdict = r->result.verdict;
   row.global = r->result.global;
-  row.global_holds = row.global == GlobalStatus::Holds;
   row.states = r->result.states;
   row.instructions = r->result.instructions;
   row.seconds = r->result.seconds;
@@ -125,7 +124,6 @@ std::vector<MatrixRow> run_matrix(const MatrixOptions& opt) {
       none.topo = all[i].topo;
       none.hyp = all[i].hyp;
       none.verdict = Verdict::Budget;
-      none.global_holds = false;
       none.global = GlobalStatus::Unknown;
       rows.push_back(std::move(none));
     } else {

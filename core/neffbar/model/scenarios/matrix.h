@@ -15,7 +15,6 @@ struct MatrixRow {
   Topology topo;
   Hypotheses hyp;
   Verdict verdict = Verdict::Ok;
-  bool global_holds = true;  // exactly: global == GlobalStatus::Holds
   GlobalStatus global = GlobalStatus::Holds;
   std::uint64_t states = 0;        // the explicit search: states stored
   std::uint64_t instructions = 0;  // the persistent engine, random schedules: instructions executed
@@ -25,6 +24,9 @@ struct MatrixRow {
   bool exact = true;
   std::string counterexample;  // formatted, empty when OK
   std::size_t cex_steps = 0;
+  // The JSON's global_property_holds: exactly the global line's "holds" (read off it, so
+  // the two cannot disagree).
+  [[nodiscard]] bool global_holds() const { return global == GlobalStatus::Holds; }
 };
 
 struct MatrixOptions {

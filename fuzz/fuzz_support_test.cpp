@@ -180,5 +180,40 @@ TEST(PropertyDriver, TheThoroughChecksRunOnEveryInputOfTheReplay) {
   EXPECT_LE(drawn, 4) << "of 256 distinct inputs (0.25 expected)";
 }
 
+// While fuzzing, a topology already decided is skipped, and decided once more the first
+// time the sample asks for the thorough checks; other inputs and the replay
+// (NEFFBAR_FUZZ_EVERY=1) are never skipped.
+TEST(PropertyDriver, ATopologyIsDecidedOnceAndOnceMoreThoroughly) {
+  const props::TopologyInput a{model::Topology{2, 3, Fabric::Default, true, 1, model::Wiring::PerPeer, model::Lowering::Table}};
+  props::TopologyInput b = a;
+  b.topo.lowering = model::Lowering::Hierarchical;
+  DecidedTopologies memo(/*every=*/false);
+  EXPECT_FALSE(memo.decided(a, false));
+  EXPECT_TRUE(memo.decided(a, false));
+  EXPECT_FALSE(memo.decided(b, false)) << "another field, another topology";
+  EXPECT_FALSE(memo.decided(a, true)) << "first thorough sight";
+  EXPECT_TRUE(memo.decided(a, true));
+  EXPECT_TRUE(memo.decided(a, false));
+  EXPECT_FALSE(memo.decided(props::P3Input{}, false));
+  EXPECT_FALSE(memo.decided(props::P3Input{}, false));
+  DecidedTopologies every(/*every=*/true);
+  EXPECT_FALSE(every.decided(a, false));
+  EXPECT_FALSE(every.decided(a, false));
+  // Through the driver: the law runs for the first input of a topology only.
+  int ran = 0;
+  const auto count = [&](const props::TopologyInput&, props::Judge&) { ++ran; };
+  DecidedTopologies fresh(/*every=*/false);
+  props::RecordingSource rec(7);
+  (void)props::draw_p4(rec);
+  const std::vector<std::uint8_t> bytes = rec.bytes();
+  std::vector<std::uint8_t> longer = bytes;
+  longer.push_back(0);  // another byte string, the same topology (trailing bytes are not read)
+  run_from_bytes("p4_fabrics", props::draw_p4, count, bytes, false, fresh);
+  run_from_bytes("p4_fabrics", props::draw_p4, count, longer, false, fresh);
+  EXPECT_EQ(ran, 1);
+  run_from_bytes("p4_fabrics", props::draw_p4, count, longer, true, fresh);
+  EXPECT_EQ(ran, 2);
+}
+
 }  // namespace
 }  // namespace neffbar::fuzz

@@ -12,10 +12,13 @@
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
+#include <map>
 #include <span>
 #include <string_view>
+#include <type_traits>
 
 #include "judge.h"
+#include "properties.h"
 #include "source.h"
 
 namespace neffbar::fuzz {
@@ -37,6 +40,36 @@ class FuzzJudge final : public props::Judge {
   std::string_view property_;
   std::size_t size_;
   bool thorough_;
+};
+
+// A topology input (p4_fabrics, p5_deadlock: draw_topology(s, 4, 2)) is one of 256
+// topologies, each drawn by thousands of byte strings, and its law is a function of the
+// topology alone: while fuzzing, each is decided once a process, and once more when the
+// sample first picks it for the thorough checks.  The ctest replay (NEFFBAR_FUZZ_EVERY=1)
+// decides every input, and props' TopologyProperties.HoldOnEveryTopologyTheyDraw every
+// topology (with the persistent engine).
+class DecidedTopologies {
+ public:
+  explicit DecidedTopologies(bool every = std::getenv("NEFFBAR_FUZZ_EVERY") != nullptr) : every_(every) {}
+  // True when this process already decided `in` at least as thoroughly (so it is skipped).
+  template <class In>
+  bool decided(const In& in, bool thorough) {
+    if constexpr (!std::is_same_v<In, props::TopologyInput>) {
+      return false;
+    } else {
+      if (every_) return false;
+      const auto [it, fresh] = seen_.try_emplace(props::topology_key(in.topo), thorough);
+      if (fresh || (thorough && !it->second)) {
+        it->second = it->second || thorough;
+        return false;
+      }
+      return true;
+    }
+  }
+
+ private:
+  bool every_;
+  std::map<decltype(props::topology_key(model::Topology{})), bool> seen_;  // topology -> decided thoroughly
 };
 
 // Never skips: the default of run_from_bytes.

@@ -8,7 +8,10 @@
 
 #include <array>
 #include <cstdint>
+#include <tuple>
 #include <vector>
+
+#include <boost/pfr.hpp>
 
 #include "neffbar/codec.h"
 #include "neffbar/driver_context.h"
@@ -135,6 +138,14 @@ inline model::Topology draw_topology(Source& s, std::uint32_t max_chips = 4, std
   t.wiring = model::Wiring::PerPeer;
   t.lowering = s.element({model::Lowering::Table, model::Lowering::Hierarchical});
   return t;
+}
+
+// A drawn topology as a key (the fuzz driver's memo of decided topologies, the test that
+// enumerates what draw_topology draws): every field, so a field added to Topology must
+// be added here too.
+inline auto topology_key(const model::Topology& t) {
+  static_assert(boost::pfr::tuple_size_v<model::Topology> == 7, "a new Topology field: add it to the key");
+  return std::tuple{t.chips, t.leaders, t.fabric, t.host_cc, t.rounds, t.wiring, t.lowering};
 }
 
 // Semaphore ops over a small file (so values collide), values around the int32 edges

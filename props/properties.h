@@ -509,8 +509,9 @@ inline void p11_oracle_agrees(const P11Input& in, const OracleFn& oracle, Judge&
 // On arbitrary small systems (arbitrary_system.h: equality of the wait, GT, several
 // rounds, DEPARTs of rounds nobody arrives in, initial values next to the int32
 // limits): the persistent engine answers exactly the systems that qualify, and there
-// finds exactly the failure kinds the unreduced explicit search finds, with
-// counterexamples that replay.
+// finds exactly the failure kinds the unreduced explicit search finds (while fuzzing,
+// outside the thorough sample: the search with its reductions), with counterexamples
+// that replay.
 struct SystemInput {
   static constexpr bool kPropertyInput = true;
   System sys;

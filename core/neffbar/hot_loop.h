@@ -8,7 +8,8 @@
 
 #if defined(__has_feature)
 #if __has_feature(coverage_sanitizer)
-#define NEFFBAR_HOT_LOOP __attribute__((no_sanitize("coverage")))
+// noinline: inlined into an instrumented caller, the body would be instrumented there.
+#define NEFFBAR_HOT_LOOP __attribute__((no_sanitize("coverage"), noinline))
 #endif
 #endif
 #ifndef NEFFBAR_HOT_LOOP

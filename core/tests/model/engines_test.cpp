@@ -439,9 +439,6 @@ TEST(Matrix, RowsSayWhetherTheGlobalPropertyHolds) {
   EXPECT_EQ(holds.cex_steps, 0u);
 }
 
-// The full table's summary: per key (lowering, fabric, wiring, dec, host-CC) and per
-// leader count 1..4, the chip counts where the row is OK as ranges, then the other
-// verdicts counted; only 1-round rows; "(not all exact)" when a row was not exact.
 // The small matrix: one row per scenario, in the scenarios' order, and progress after
 // each row as (rows done, rows in all), ending at (768, 768).
 TEST(Matrix, RunsEveryScenarioInOrderAndReportsProgressAfterEachRow) {
@@ -456,10 +453,14 @@ TEST(Matrix, RunsEveryScenarioInOrderAndReportsProgressAfterEachRow) {
   ASSERT_EQ(calls.size(), all.size());
   for (std::size_t i = 0; i < all.size(); ++i) {
     EXPECT_EQ(rows[i].topo, all[i].topo) << i;
+    EXPECT_EQ(rows[i].hyp, all[i].hyp) << i;
     EXPECT_EQ(calls[i], std::pair(i + 1, all.size())) << i;
   }
 }
 
+// The full table's summary: per key (lowering, fabric, wiring, dec, host-CC) and per
+// leader count 1..4, the chip counts where the row is OK as ranges, then the other
+// verdicts counted; only 1-round rows; "(not all exact)" when a row was not exact.
 TEST(Matrix, FullSummaryGroupsChipRangesPerLeaderCount) {
   std::vector<MatrixRow> rows;
   const auto row = [&](std::uint32_t C, std::uint32_t L, Verdict v, std::uint32_t rounds = 1, bool exact = true) {

@@ -5,6 +5,7 @@
 #include "hand_made.h"
 
 #include <bit>
+#include <cstdint>
 #include <cstdlib>
 #include <random>
 #include <tuple>
@@ -87,6 +88,13 @@ TEST(Persistent, RefusesWhatIsNotPersistentAndSaysWhy) {
   // A WaitGe reader counts as the consumer.
   EXPECT_FALSE(qualify(make(1, {{op(Prim::WaitGe, 0)}, {wait(0)}})).ok);
   EXPECT_TRUE(qualify(make(1, {{op(Prim::WaitGe, 0), wait(0)}, {inc(0)}})).ok);
+  // Markers change no value (their op is a default Inc of semaphore 0, never run): an
+  // increment to exactly INT32_MAX beside them qualifies.
+  System edge = make(1, {{arrive(), arrive(), inc(0), depart(), depart()}});
+  edge.semas[0].initial = INT32_MAX - 1;
+  EXPECT_TRUE(qualify(edge).ok) << qualify(edge).reason;
+  edge.semas[0].initial = INT32_MAX;
+  EXPECT_FALSE(qualify(edge).ok);
 }
 
 // The reason names at most four processes: "p0, p1, p2 and p3", then "and N more".
@@ -126,6 +134,7 @@ TEST(Persistent, TheCounterexampleLeavesOutAnIncrementByZeroOfTheSemaphoreItWait
   ASSERT_EQ(r.verdict, Verdict::Unsafe);
   ASSERT_TRUE(r.cex.has_value());
   EXPECT_TRUE(replay(s, *r.cex)) << format_counterexample(s, *r.cex);
+  EXPECT_FALSE(r.cex->trace.empty());
   for (const TraceEntry& e : r.cex->trace) EXPECT_NE(e.proc, 2u) << format_counterexample(s, *r.cex);
 }
 
@@ -190,6 +199,7 @@ TEST(Persistent, TheGlobalFindingIsTheOneOfTheFewestRounds) {
   ASSERT_TRUE(r.cex.has_value());
   EXPECT_EQ(r.cex->what, global_what(s, 0, 0, 3));
   EXPECT_TRUE(replay(s, *r.cex)) << format_counterexample(s, *r.cex);
+  EXPECT_FALSE(r.cex->trace.empty());
   for (const TraceEntry& e : r.cex->trace) {
     EXPECT_EQ(s.procs[e.proc].program[e.pc].round, 0u) << format_counterexample(s, *r.cex);
   }
@@ -213,6 +223,7 @@ TEST(Persistent, TheGlobalFindingBesideAnUnsafeIsTheOneOfTheFewestRounds) {
     ASSERT_TRUE(r.global_finding.has_value()) << all;
     EXPECT_EQ(r.global_finding->what, global_what(s, 0, 0, 3)) << all;
     EXPECT_TRUE(replay(s, *r.global_finding)) << format_counterexample(s, *r.global_finding);
+    EXPECT_FALSE(r.global_finding->trace.empty());
     for (const TraceEntry& e : r.global_finding->trace) {
       EXPECT_EQ(s.procs[e.proc].program[e.pc].round, 0u) << format_counterexample(s, *r.global_finding);
     }

@@ -133,6 +133,8 @@ TEST(Tables, Names) {
   EXPECT_EQ(*parse_type("6"), BarrierType::InterRack);
   EXPECT_FALSE(parse_type("7").ok());
   EXPECT_FALSE(parse_type("bogus").ok());
+  EXPECT_FALSE(parse_type("6x").ok()) << "a number must be the whole text";
+  EXPECT_FALSE(parse_type("").ok());
   EXPECT_EQ(*parse_fabric("Switch"), Fabric::Switch);
   EXPECT_EQ(parse_fabric("ring").error().code, Errc::InvalidArgument);
   EXPECT_EQ(op_name(1), "EXIT");

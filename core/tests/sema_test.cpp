@@ -92,6 +92,20 @@ TEST(SemaIds, DegenerateMappingsResolveNothing) {
   EXPECT_EQ(resolve(m, 7)->block_base, 7u);
 }
 
+// Each window holds 256 semaphores and ends where the next begins: the first and the last
+// of every window resolve to that window, never to the one before it.
+TEST(SemaIds, EveryWindowHoldsItsFirstAndLastSemaphore) {
+  const SemaMapping m;
+  for (Window w : {Window::Read, Window::Set, Window::Inc, Window::Dec}) {
+    for (std::uint32_t i : {0u, 255u}) {
+      const auto r = resolve(m, 0x400000 + m.window_offset(w) + m.bytes_per_sema * i);
+      ASSERT_TRUE(r) << static_cast<int>(w) << " " << i;
+      EXPECT_EQ(r->window, w) << i;
+      EXPECT_EQ(r->index, i) << static_cast<int>(w);
+    }
+  }
+}
+
 TEST(SemaIds, ResolveStripsTheWindow) {
   const SemaMapping m;
   const auto r = resolve(m, 0x400000 + 0x1800 + 4 * 9);

@@ -182,6 +182,15 @@ TEST(Persistent, ARefinedGlobalOnlyFindingCountsForTheRoundItBrokeIn) {
   expect_agree(s, "refined global-only");
 }
 
+// A global finding of the 1-round system: p0 left round 0 before process q arrived, the
+// trace replays and runs only round-0 instructions.
+void expect_round0_finding_past(const System& s, const Counterexample& c, std::uint32_t q) {
+  EXPECT_EQ(c.what, global_what(s, 0, 0, q));
+  EXPECT_TRUE(replay(s, c)) << format_counterexample(s, c);
+  EXPECT_FALSE(c.trace.empty());
+  for (const TraceEntry& e : c.trace) EXPECT_EQ(s.procs[e.proc].program[e.pc].round, 0u) << format_counterexample(s, c);
+}
+
 // Two global-only findings in round 0: p0 may leave before p3 arrives in the 1-round
 // system (p2's increment releases it), and before p2 arrives only in the 2-round one
 // (p3's round-1 increment).  The one reported is the first system's, so the
@@ -197,12 +206,7 @@ TEST(Persistent, TheGlobalFindingIsTheOneOfTheFewestRounds) {
   ASSERT_EQ(r.verdict, Verdict::GlobalUnsafe);
   EXPECT_EQ(r.broke_in_round, 1u);
   ASSERT_TRUE(r.cex.has_value());
-  EXPECT_EQ(r.cex->what, global_what(s, 0, 0, 3));
-  EXPECT_TRUE(replay(s, *r.cex)) << format_counterexample(s, *r.cex);
-  EXPECT_FALSE(r.cex->trace.empty());
-  for (const TraceEntry& e : r.cex->trace) {
-    EXPECT_EQ(s.procs[e.proc].program[e.pc].round, 0u) << format_counterexample(s, *r.cex);
-  }
+  expect_round0_finding_past(s, *r.cex, 3);
   expect_agree(s, "two global-only findings");
 }
 
@@ -221,12 +225,7 @@ TEST(Persistent, TheGlobalFindingBesideAnUnsafeIsTheOneOfTheFewestRounds) {
     const CheckResult r = persistent(s, all);
     ASSERT_EQ(r.verdict, Verdict::Unsafe) << all;
     ASSERT_TRUE(r.global_finding.has_value()) << all;
-    EXPECT_EQ(r.global_finding->what, global_what(s, 0, 0, 3)) << all;
-    EXPECT_TRUE(replay(s, *r.global_finding)) << format_counterexample(s, *r.global_finding);
-    EXPECT_FALSE(r.global_finding->trace.empty());
-    for (const TraceEntry& e : r.global_finding->trace) {
-      EXPECT_EQ(s.procs[e.proc].program[e.pc].round, 0u) << format_counterexample(s, *r.global_finding);
-    }
+    expect_round0_finding_past(s, *r.global_finding, 3);
   }
   expect_agree(s, "global-only findings beside an UNSAFE");
 }

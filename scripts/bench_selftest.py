@@ -13,14 +13,17 @@ benchmark binary is built.  Each check prints ok/FAIL; any FAIL makes the exit 1
 - bad input to bench-compare, bench-history and bench-count: one line naming the file,
   exit 2; files written whole (history.jsonl, report, exports, --into);
 - the report (and with --screenshot, its rendering in headless Chromium)."""
+import io
 import itertools
 import json
 import math
 import os
 import random
+import re
 import subprocess
 import sys
 import tempfile
+import threading
 from fractions import Fraction
 
 sys.dont_write_bytecode = True  # no __pycache__ written into scripts/
@@ -180,6 +183,18 @@ def test_gate(check):
     p = br.mann_whitney_p(noisy_cur, noisy_base)
     f = gate(fake_run({FLOOR: floor, BENCH: (noisy_base, None)}), fake_run({FLOOR: floor, BENCH: (noisy_cur, None)}))
     check(p >= 0.05 and f == {}, f"gate: time +30 % not significant (p {p:.2f}): passes")
+    # p exactly at ALPHA (0.05) is not "below" it: 3 against 7 repetitions, +150 % in the
+    # median, ties at 2; the exact p is 6/120 (the brute force above agrees).
+    at_base, at_cur = [100.0, 200.0, 200.0], [200.0, 200.0] + [500.0] * 5
+    p_at = br.mann_whitney_p([t / 100 for t in at_base], [t / 100 for t in at_cur])
+    f = gate(fake_run({FLOOR: ([100.0] * 3, None), BENCH: (at_base, None)}),
+             fake_run({FLOOR: ([100.0] * 7, None), BENCH: (at_cur, None)}))
+    check(p_at == 0.05 == brute_force_p([1, 2, 2], [2, 2, 5, 5, 5, 5, 5]) and f == {},
+          f"gate: time +150 % with p exactly 0.05 (p {p_at}): passes, the U test wants p below 0.05")
+    f = gate(fake_run({FLOOR: ([100.0] * 3, None), BENCH: (at_base, None)}),
+             fake_run({FLOOR: ([100.0] * 7, None), BENCH: ([500.0] * 7, None)}))
+    check(set(f) == {BENCH} and f"U-test p {brute_force_p([1, 2, 2], [5] * 7):.4f}" in f[BENCH],
+          "gate: the same +150 % fully apart (p 1/120): fails, naming its p")
     # fewer than 2 repetitions a side: the threshold alone decides
     one_base = fake_run({FLOOR: ([100.0], None), BENCH: ([400.0], None)})
     f = gate(one_base, fake_run({FLOOR: ([100.0], None), BENCH: ([520.0], None)}))
@@ -385,13 +400,28 @@ def test_bad_input(check, tmp):
              "history.jsonl: line 1: benchmarks.BM_Arith_Floor.median_ns: expected a positive finite number, got 0"),
             ("a record without a commit", '{"tree": "clean", "benchmarks": {}}\n', "line 1: commit: expected a commit id"),
             ("a commit that is a path", '{"commit": "../../x", "tree": "clean", "benchmarks": {}}\n', "commit: expected a commit id (hex)"),
-            ("duplicate keys", '{"commit": "abcdef0", "commit": "abcdef0", "tree": "clean", "benchmarks": {}}\n', "line 1: not JSON: duplicate key")):
+            ("duplicate keys", '{"commit": "abcdef0", "commit": "abcdef0", "tree": "clean", "benchmarks": {}}\n', "line 1: not JSON: duplicate key"),
+            ("no repetitions", good_lines.replace('"reps_ns": [', '"reps_ns": [], "x": [', 1),
+             "history.jsonl: line 1: benchmarks.BM_Arith_Floor.reps_ns: expected a list of positive finite numbers, got []")):
         d = os.path.join(tmp, "h-" + str(abs(hash(what))))
         os.makedirs(d)
         write(os.path.join(d, "history.jsonl"), text)
         rc, out, err = script("bench-history", "--report", "--out", d)
         check(rc == 2 and expect in err and len(err.strip().split("\n")) == 1 and "Traceback" not in err,
               f"bench-history, {what}: exit {rc}, {err.strip()[:120]!r}")
+    # A commit already in the history is not rebuilt: the progress names it [1/1], and the
+    # report is made from the history (exit 0).
+    head = subprocess.run(["git", "rev-parse", "HEAD"], cwd=HERE, capture_output=True, text=True).stdout.strip()
+    check(len(head) == 40, "the self-test runs in a git checkout (bench-history needs one)")
+    d = os.path.join(tmp, "h-known")
+    os.makedirs(d)
+    known_rec = series_records([1.0], 3, 1)[0]
+    known_rec["commit"] = head
+    write(os.path.join(d, "history.jsonl"), json.dumps(known_rec) + "\n")
+    rc, out, err = script("bench-history", "--out", d, "HEAD")
+    check(rc == 0 and f"[1/1] {head[:12]}: in the history already, not rebuilt" in out
+          and "bench-history: 1 records in" in out and os.path.exists(os.path.join(d, "index.html")),
+          f"bench-history REV already recorded: [1/1], not rebuilt, the report made: exit {rc}, {(out + err).strip()[-160:]!r}")
     rc, out, _ = script("bench-history", "--help")
     check(rc == 0 and "2: usage, or DIR/history.jsonl is not a history" in out.replace("\n", " "), "bench-history --help documents the exit codes")
 
@@ -428,6 +458,39 @@ def test_bad_input(check, tmp):
     check(counts == {"BM_A": 100.0} and len(errors) == 1 and uncounted == ["BM_B"]
           and [e.get("instructions") for e in data["benchmarks"]] == [100.0, 100.0, None],
           "bench-count: a failed count is an error; --into gets the counts and names what got none")
+    # --jobs N runs N counts at once (a barrier of N parties that fewer workers break),
+    # and the progress counts 1..N.
+    n = (os.cpu_count() or 1) + 1
+    many = write("fake_many", "#!/bin/sh\necho " + " ".join(f"BM_{i}" for i in range(n)) + "\n")
+    os.chmod(many, 0o755)
+    together = threading.Barrier(n, timeout=10)
+    progress = io.StringIO()
+    counts, errors = bc.count_all(many, ".", 3, jobs=n, progress=progress, count=lambda _b, _n, _r: float(together.wait() + 1))
+    check(sorted(counts.values()) == [float(i + 1) for i in range(n)] and not errors,
+          f"bench-count --jobs {n}: {n} counts run at once ({len(errors)} errors)")
+    shown = sorted(re.findall(r"\[(\d+)/(\d+)\]", progress.getvalue()), key=lambda d: int(d[0]))
+    check(shown == [(str(i), str(n)) for i in range(1, n + 1)], f"bench-count's progress counts [1/{n}] .. [{n}/{n}]: {shown}")
+    # bench_ratios on a run that holds a target's baseline but not the benchmark: the
+    # target is left out, not a traceback.
+    num, den = br.TARGETS[0][1], br.TARGETS[0][2]
+    half = write("half.json", json.dumps(fake_run({den: ([5.0, 6.0], None)})))
+    said = io.StringIO()
+    real_stdout, sys.stdout = sys.stdout, said
+    try:
+        rc = br.main(["bench_ratios.py", half])
+    except KeyError as e:
+        rc = f"KeyError {e}"
+    finally:
+        sys.stdout = real_stdout
+    both = write("both.json", json.dumps(fake_run({den: ([5.0, 6.0], None), num: ([6.0, 7.0], None)})))
+    said_both = io.StringIO()
+    real_stdout, sys.stdout = sys.stdout, said_both
+    try:
+        br.main(["bench_ratios.py", both])
+    finally:
+        sys.stdout = real_stdout
+    check(rc in (0, None) and br.TARGETS[0][0] not in said.getvalue() and br.TARGETS[0][0] in said_both.getvalue(),
+          f"bench_ratios: a target whose benchmark did not run ({num}) is left out, and shown when both ran: {rc}")
     check(not [f for f in os.listdir(tmp) if f.endswith(".tmp")], "no temporary left behind by the atomic writes")
 
 
@@ -448,6 +511,14 @@ def test_atomic_writes(check, tmp):
     check(open(path).read() == "old\n" and os.listdir(tmp).count("atomic.txt") == 1
           and not [f for f in os.listdir(tmp) if f.startswith(".atomic.txt")],
           "a write that fails half way leaves the old file and no temporary")
+    # What fsync makes durable is the whole text: flushed out of Python's buffer first.
+    synced, real_fsync = [], bench_io.os.fsync
+    bench_io.os.fsync = lambda fd: (synced.append(os.fstat(fd).st_size), real_fsync(fd))
+    try:
+        bench_io.write_atomic(path, "x" * 1000)
+    finally:
+        bench_io.os.fsync = real_fsync
+    check(synced == [1000] and open(path).read() == "x" * 1000, f"write_atomic flushes before fsync: {synced} bytes on disk")
     hist = os.path.join(tmp, "h", "history.jsonl")
     for r in series_records([1.0, 1.1], 3, 2):
         bh.append(hist, r)
@@ -489,6 +560,14 @@ def test_report(check, tmp, with_screenshot):
     check(kinds == {("time", "b" * 40), ("instructions", "b" * 40)},
           "the change in BM_Checker (time and instructions) is found at the second commit")
     check(not found[OTHER] and not found[FLOOR], "no change where nothing changed")
+    # The time axis spans the plot: its lowest label at the plot's bottom (y 180 + 4),
+    # its highest at the top (y 20 + 4), every point between; far from zero (10x the floor)
+    # so that a scale of the wrong span shows.
+    svg = bench_report.svg_chart(series_records([10.0, 11.0, 12.0], 5, 3), BENCH, [])
+    labels = [float(y) for y in re.findall(r'<text x="56" y="([-\d.]+)"', svg)]
+    dots = [float(y) for y in re.findall(r'<circle cx="[-\d.]+" cy="([-\d.]+)"', svg)]
+    check(labels == [184.0, 24.0] and len(dots) == 3 and all(20 <= y <= 180 for y in dots) and dots[0] > dots[1] > dots[2],
+          f"chart: the time axis spans the plot (labels at y {labels}, points at {dots})")
     page = open(os.path.join(tmp, "index.html")).read()
     check(page.count("<svg") == 3 and 'class="change"' in page, "index.html: one chart a benchmark, the change marked")
     summary = open(os.path.join(tmp, "summary.md")).read()

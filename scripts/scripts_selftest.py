@@ -228,6 +228,15 @@ def test_scripts(check, tmp):
             problems = usage_problems(scratch, name, kind, args, option)
             check(not problems, f"{name} {' '.join(args)}: exit 2, one line naming {option}, no side effect"
                   + (f": {'; '.join(problems)}" if problems else ""))
+    # Every module loads by its path alone, from another folder, with nothing of scripts/
+    # on sys.path (-I): each puts its own folder there before it imports its siblings.
+    for name in sorted(n for n in os.listdir(os.path.join(scratch.root, "scripts")) if n.endswith(".py")):
+        path = os.path.join(scratch.root, "scripts", name)
+        p = subprocess.run([sys.executable, "-I", "-B", "-c", "import importlib.util as u, sys\n"
+                            "s = u.spec_from_file_location('m', sys.argv[1]); s.loader.exec_module(u.module_from_spec(s))", path],
+                           cwd=tmp, capture_output=True, text=True)
+        check(p.returncode == 0, f"{name} loads by its path from another folder"
+              + (f": {p.stderr.strip().splitlines()[-1]}" if p.returncode else ""))
     missing = set(BAD_VALUES) - set(names)
     check(not missing, "every script with bad values listed exists" + (f": not {sorted(missing)}" if missing else ""))
 

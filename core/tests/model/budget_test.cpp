@@ -2,17 +2,21 @@
 // anything: an injected clock says when the time is up, and the tests count what the
 // engine did after that.
 #include <gtest/gtest.h>
+#include <malloc.h>
 
+#include <cstdlib>
 #include <memory>
 #include <utility>
 #include <vector>
 
 #include "neffbar/model/engines/explicit/search.h"
+#include "neffbar/model/engines/explicit/state_set.h"
 #include "neffbar/model/engines/persistent/persistent.h"
 #include "neffbar/model/engines/random/random_schedules.h"
 #include "neffbar/model/engines/engine.h"
 #include "neffbar/model/exports/promela.h"
 #include "neffbar/model/scenarios/scenario.h"
+#include "testing/sanitized.h"
 
 namespace neffbar::model {
 namespace {
@@ -120,6 +124,36 @@ TEST(Budgets, TheMemoryBudgetEndsTheSearchBeforeTheTablesPassIt) {
     EXPECT_LT(r.states * 257 * 2 + (2u << 20), o.max_memory) << mib;
     EXPECT_GT((r.states * 257 * 2 + (2u << 20)) * 2, o.max_memory) << "the budget is used, not wasted: " << r.states;
   }
+}
+
+// The memory budget is only as good as the visited set's own count of its bytes: held
+// against what the allocator handed out for it (glibc's mallinfo2: heap plus mmapped
+// blocks), for a narrow state and a 64x4-wide one.
+TEST(Budgets, TheVisitedSetCountsTheBytesItHolds) {
+#if defined(__GLIBC__)
+  if (testing::kSanitized) GTEST_SKIP() << "ASan's allocator does not report to mallinfo2";
+  for (const std::uint32_t width : {4u, 257u}) {
+    const auto heap = [] {
+      const struct mallinfo2 m = mallinfo2();
+      return static_cast<std::int64_t>(m.uordblks + m.hblkhd);
+    };
+    const std::int64_t before = heap();
+    detail::StateSet set(width);
+    std::vector<std::uint16_t> pcs(width, 0);
+    const std::uint32_t n = width == 4 ? 100'000 : 20'000;
+    for (std::uint32_t i = 0; i < n; ++i) {
+      pcs[0] = static_cast<std::uint16_t>(i);
+      pcs[1] = static_cast<std::uint16_t>(i >> 16);
+      ASSERT_TRUE(set.insert(pcs.data(), i, static_cast<std::uint16_t>(i)).second);
+    }
+    const std::int64_t held = heap() - before;
+    const auto counted = static_cast<std::int64_t>(set.bytes());
+    // Within 1 % (allocator headers, page rounding of mmapped blocks, the chunk list).
+    EXPECT_LT(std::abs(counted - held), held / 100) << "width " << width << ": bytes() " << counted << ", allocated " << held;
+  }
+#else
+  GTEST_SKIP() << "mallinfo2 is glibc's";
+#endif
 }
 
 TEST(Budgets, AViolationFoundBeforeTheBudgetRanOutIsTheVerdict) {

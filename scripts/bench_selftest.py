@@ -402,7 +402,9 @@ def test_bad_input(check, tmp):
             ("a commit that is a path", '{"commit": "../../x", "tree": "clean", "benchmarks": {}}\n', "commit: expected a commit id (hex)"),
             ("duplicate keys", '{"commit": "abcdef0", "commit": "abcdef0", "tree": "clean", "benchmarks": {}}\n', "line 1: not JSON: duplicate key"),
             ("no repetitions", good_lines.replace('"reps_ns": [', '"reps_ns": [], "x": [', 1),
-             "history.jsonl: line 1: benchmarks.BM_Arith_Floor.reps_ns: expected a list of positive finite numbers, got []")):
+             "history.jsonl: line 1: benchmarks.BM_Arith_Floor.reps_ns: expected a list of positive finite numbers, got []"),
+            ("a zero repetition", good_lines.replace('"reps_ns": [', '"reps_ns": [0, ', 1),
+             "history.jsonl: line 1: benchmarks.BM_Arith_Floor.reps_ns: expected a list of positive finite numbers, got [0,")):
         d = os.path.join(tmp, "h-" + str(abs(hash(what))))
         os.makedirs(d)
         write(os.path.join(d, "history.jsonl"), text)

@@ -364,11 +364,42 @@ def test_teeth(check, tmp):
     check(problems != [], "teeth: ... and a usage check of a run that exits 0 with no error line fails")
 
 
+FAKE_FUZZER = """import sys
+sys.stderr.write("INFO: Seed: 1\\n#2\\tINITED cov: 3 ft: 3 corp: 2/2b exec/s: 0 rss: 30Mb\\n")
+sys.stderr.flush()
+try:
+    while True:  # burns CPU until fuzz_speed.py's SIGINT, as libFuzzer's loop does
+        pass
+except KeyboardInterrupt:
+    sys.stderr.write("==1== libFuzzer: run interrupted; exiting\\nstat::number_of_executed_units: 1002\\n")
+"""
+
+
+def test_fuzz_speed(check, tmp):
+    """fuzz_speed.py on a fake libFuzzer: the INITED pass and the steady state apart,
+    SIGINT after SECONDS of the steady state's CPU (a fraction of a second allowed)."""
+    fake = os.path.join(tmp, "fake_fuzzer.py")
+    write(fake, FAKE_FUZZER)
+    log = os.path.join(tmp, "fuzz.log")
+    p = subprocess.run([sys.executable, os.path.join(HERE, "fuzz_speed.py"), "0.3", log, sys.executable, fake],
+                       capture_output=True, text=True, timeout=60)
+    fields = p.stdout.strip().split("\t")
+    ok = p.returncode == 0 and len(fields) == 6 and fields[:4] == ["1002", "2", fields[2], "1000"]
+    steady_cpu = float(fields[4]) if ok else 0.0
+    # the rate is of the unrounded CPU time: within 3 % of 1000 / the printed 2 decimals
+    check(ok and 0.3 <= steady_cpu < 5 and fields[5].isdigit() and abs(int(fields[5]) * steady_cpu - 1000) <= 30
+          and "stat::number_of_executed_units: 1002" in open(log).read(),
+          f"fuzz_speed.py 0.3 s on a fake fuzzer: 1002 execs, 2 at INITED, 1000 in >= 0.3 CPU s, their rate: {p.stdout.strip()!r} {p.stderr.strip()[-120:]!r}")
+    p = subprocess.run([sys.executable, os.path.join(HERE, "fuzz_speed.py"), "0", log, sys.executable, fake],
+                       capture_output=True, text=True, timeout=60)
+    check(p.returncode == 2 and "not a positive number" in p.stderr, f"fuzz_speed.py 0 seconds: exit 2: {p.returncode}")
+
+
 def main():
     check = Checks()
     with tempfile.TemporaryDirectory() as tmp:
         for name, test in (("scripts", test_scripts), ("logged", test_run_logged), ("run", test_run),
-                           ("campaign", test_campaign), ("teeth", test_teeth)):
+                           ("campaign", test_campaign), ("teeth", test_teeth), ("fuzz_speed", test_fuzz_speed)):
             os.makedirs(os.path.join(tmp, name))
             test(check, os.path.join(tmp, name))
     print("scripts self-test: " + ("FAILED: " + "; ".join(check.failures) if check.failures else "passed"))

@@ -412,18 +412,39 @@ def test_bad_input(check, tmp):
         check(rc == 2 and expect in err and len(err.strip().split("\n")) == 1 and "Traceback" not in err,
               f"bench-history, {what}: exit {rc}, {err.strip()[:120]!r}")
     # A commit already in the history is not rebuilt: the progress names it [1/1], and the
-    # report is made from the history (exit 0).
-    head = subprocess.run(["git", "rev-parse", "HEAD"], cwd=HERE, capture_output=True, text=True).stdout.strip()
-    check(len(head) == 40, "the self-test runs in a git checkout (bench-history needs one)")
+    # report is made from the history (exit 0).  In-process, with git and the build
+    # replaced: no repository is needed, and a broken check builds nothing (it fails).
+    hist_script = bench_io.load_script("bench-history")
+    bb = hist_script.bb
+    sha = "f" * 40
+    real = bb.git, bb.record_commit, bb.commit_info
+
+    def fake_git(*args, **_kw):
+        if args[0] == "rev-parse":
+            return sha
+        raise RuntimeError(f"git {' '.join(args)} run by the self-test")
+
+    def no_build(*_a, **_kw):
+        raise RuntimeError("would build a commit")
     d = os.path.join(tmp, "h-known")
     os.makedirs(d)
     known_rec = series_records([1.0], 3, 1)[0]
-    known_rec["commit"] = head
+    known_rec["commit"] = sha
     write(os.path.join(d, "history.jsonl"), json.dumps(known_rec) + "\n")
-    rc, out, err = script("bench-history", "--out", d, "HEAD")
-    check(rc == 0 and f"[1/1] {head[:12]}: in the history already, not rebuilt" in out
-          and "bench-history: 1 records in" in out and os.path.exists(os.path.join(d, "index.html")),
-          f"bench-history REV already recorded: [1/1], not rebuilt, the report made: exit {rc}, {(out + err).strip()[-160:]!r}")
+    said, real_stdout = io.StringIO(), sys.stdout
+    bb.git, bb.record_commit, bb.commit_info = fake_git, no_build, lambda _sha: ("subject", "date")
+    sys.stdout = said
+    try:
+        rc = hist_script.main(["bench-history", "--out", d, "HEAD"])
+    except Exception as e:  # noqa: BLE001 -- any escape is the failure this check reports
+        rc = f"{type(e).__name__}: {e}"
+    finally:
+        sys.stdout = real_stdout
+        bb.git, bb.record_commit, bb.commit_info = real
+    out = said.getvalue()
+    check(rc == 0 and f"[1/1] {sha[:12]}: in the history already, not rebuilt" in out
+          and all(os.path.exists(os.path.join(d, f)) for f in ("index.html", "summary.md")),
+          f"bench-history REV already recorded: [1/1], not rebuilt, the report made: {rc}, {out.strip()[-160:]!r}")
     rc, out, _ = script("bench-history", "--help")
     check(rc == 0 and "2: usage, or DIR/history.jsonl is not a history" in out.replace("\n", " "), "bench-history --help documents the exit codes")
 
@@ -491,8 +512,19 @@ def test_bad_input(check, tmp):
         br.main(["bench_ratios.py", both])
     finally:
         sys.stdout = real_stdout
-    check(rc in (0, None) and br.TARGETS[0][0] not in said.getvalue() and br.TARGETS[0][0] in said_both.getvalue(),
-          f"bench_ratios: a target whose benchmark did not run ({num}) is left out, and shown when both ran: {rc}")
+    # ... and one whose baseline did not run
+    only_num = write("num.json", json.dumps(fake_run({num: ([6.0, 7.0], None)})))
+    said_num = io.StringIO()
+    real_stdout, sys.stdout = sys.stdout, said_num
+    try:
+        rc_num = br.main(["bench_ratios.py", only_num])
+    except KeyError as e:
+        rc_num = f"KeyError {e}"
+    finally:
+        sys.stdout = real_stdout
+    check(rc in (0, None) and rc_num in (0, None) and br.TARGETS[0][0] not in said.getvalue() + said_num.getvalue()
+          and br.TARGETS[0][0] in said_both.getvalue(),
+          f"bench_ratios: a target whose benchmark or baseline did not run is left out, and shown when both ran: {rc}, {rc_num}")
     check(not [f for f in os.listdir(tmp) if f.endswith(".tmp")], "no temporary left behind by the atomic writes")
 
 

@@ -364,12 +364,15 @@ def test_teeth(check, tmp):
     check(problems != [], "teeth: ... and a usage check of a run that exits 0 with no error line fails")
 
 
-FAKE_FUZZER = """import sys
+FAKE_FUZZER = """import signal, sys, time
+signal.signal(signal.SIGINT, signal.default_int_handler)  # even if started with SIGINT ignored
 sys.stderr.write("INFO: Seed: 1\\n#2\\tINITED cov: 3 ft: 3 corp: 2/2b exec/s: 0 rss: 30Mb\\n")
 sys.stderr.flush()
+give_up = time.time() + 30
 try:
-    while True:  # burns CPU until fuzz_speed.py's SIGINT, as libFuzzer's loop does
+    while time.time() < give_up:  # burns CPU until fuzz_speed.py's SIGINT, as libFuzzer's loop does
         pass
+    sys.exit(3)
 except KeyboardInterrupt:
     sys.stderr.write("==1== libFuzzer: run interrupted; exiting\\nstat::number_of_executed_units: 1002\\n")
 """
@@ -381,17 +384,25 @@ def test_fuzz_speed(check, tmp):
     fake = os.path.join(tmp, "fake_fuzzer.py")
     write(fake, FAKE_FUZZER)
     log = os.path.join(tmp, "fuzz.log")
-    p = subprocess.run([sys.executable, os.path.join(HERE, "fuzz_speed.py"), "0.3", log, sys.executable, fake],
-                       capture_output=True, text=True, timeout=60)
+
+    def speed(seconds):
+        try:
+            return subprocess.run([sys.executable, os.path.join(HERE, "fuzz_speed.py"), seconds, log, sys.executable, fake],
+                                  capture_output=True, text=True, timeout=60)
+        except subprocess.TimeoutExpired:
+            return subprocess.CompletedProcess([], "timeout", "", "no SIGINT within 60 s")
+    p = speed("0.3")
     fields = p.stdout.strip().split("\t")
-    ok = p.returncode == 0 and len(fields) == 6 and fields[:4] == ["1002", "2", fields[2], "1000"]
-    steady_cpu = float(fields[4]) if ok else 0.0
+    try:
+        inited_cpu, steady_cpu = float(fields[2]), float(fields[4])
+    except (IndexError, ValueError):
+        inited_cpu = steady_cpu = -1.0
     # the rate is of the unrounded CPU time: within 3 % of 1000 / the printed 2 decimals
-    check(ok and 0.3 <= steady_cpu < 5 and fields[5].isdigit() and abs(int(fields[5]) * steady_cpu - 1000) <= 30
+    check(p.returncode == 0 and len(fields) == 6 and fields[0] == "1002" and fields[1] == "2" and fields[3] == "1000"
+          and inited_cpu >= 0 and 0.3 <= steady_cpu < 5 and fields[5].isdigit() and abs(int(fields[5]) * steady_cpu - 1000) <= 30
           and "stat::number_of_executed_units: 1002" in open(log).read(),
           f"fuzz_speed.py 0.3 s on a fake fuzzer: 1002 execs, 2 at INITED, 1000 in >= 0.3 CPU s, their rate: {p.stdout.strip()!r} {p.stderr.strip()[-120:]!r}")
-    p = subprocess.run([sys.executable, os.path.join(HERE, "fuzz_speed.py"), "0", log, sys.executable, fake],
-                       capture_output=True, text=True, timeout=60)
+    p = speed("0")
     check(p.returncode == 2 and "not a positive number" in p.stderr, f"fuzz_speed.py 0 seconds: exit 2: {p.returncode}")
 
 

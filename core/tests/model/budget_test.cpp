@@ -5,6 +5,7 @@
 
 #include <cstdlib>
 #include <memory>
+#include <tuple>
 #include <utility>
 #include <vector>
 
@@ -214,6 +215,22 @@ TEST(Budgets, ThePersistentEngineKeepsTheTimeBudgetOfItsInjectedClock) {
   const Result<CheckResult> free = check_persistent(l.system, PersistentOptions{});
   ASSERT_TRUE(free.ok());
   EXPECT_TRUE(free->exact());
+}
+
+TEST(Budgets, AnInstructionBudgetOfExactlyWhatTheDecisionTakesIsEnough) {
+  // The budget is "more than max_instructions", checked between greedy runs: a budget of
+  // exactly the instructions a decision executes decides it (the same verdict, exact).
+  for (const auto& [chips, leaders, rounds] : {std::tuple{1u, 4u, 1u}, {2u, 2u, 2u}, {4u, 4u, 2u}, {8u, 3u, 3u}}) {
+    const Lowered l = composed(chips, leaders, true, rounds);
+    const Result<CheckResult> free = check_persistent(l.system, PersistentOptions{});
+    ASSERT_TRUE(free.ok() && free->exact()) << chips << "x" << leaders;
+    PersistentOptions o;
+    o.max_instructions = free->instructions;
+    const Result<CheckResult> just = check_persistent(l.system, o);
+    ASSERT_TRUE(just.ok());
+    EXPECT_EQ(just->verdict, free->verdict) << chips << "x" << leaders << " with exactly " << free->instructions;
+    EXPECT_TRUE(just->exact()) << chips << "x" << leaders;
+  }
 }
 
 TEST(Budgets, ARandomScheduleKeepsTheTimeBudgetInside) {

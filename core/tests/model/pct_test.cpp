@@ -11,6 +11,7 @@
 
 #include "hand_made.h"
 #include "neffbar/model/engines/explicit/search.h"
+#include "neffbar/model/engines/engine.h"
 #include "neffbar/model/engines/random/random_schedules.h"
 
 namespace neffbar::model {
@@ -123,6 +124,24 @@ TEST(Pct, FindsADepthThreeBugOnlyWithChangePointsThatLowerThePriority) {
   EXPECT_GE(m.correct, pct_bound(bug)) << bug.name;
   EXPECT_LT(m.keep, 0.001) << bug.name;
   EXPECT_LT(m.no_change_points, 0.001) << bug.name;
+}
+
+// random_check's default depth is the engine's (EngineOptions, the CLI's --depth): run
+// for run, the same schedules.  Shown to be observable: depth 4 schedules differently.
+TEST(Pct, TheDefaultDepthIsTheEnginesThree) {
+  const Bug bug = lock_cycle(3);
+  EXPECT_EQ(EngineOptions{}.depth, 3u);
+  const auto schedule = [&](const CheckResult& r) {
+    return std::pair{r.verdict, r.cex ? r.cex->trace.size() : std::size_t{0}};
+  };
+  std::uint64_t same_as_engine = 0, same_as_4 = 0;
+  for (std::uint64_t seed = 1; seed <= 200; ++seed) {
+    const auto by_default = schedule(random_check(bug.sys, 1, seed));
+    same_as_engine += by_default == schedule(random_check(bug.sys, 1, seed, EngineOptions{}.depth));
+    same_as_4 += by_default == schedule(random_check(bug.sys, 1, seed, 4));
+  }
+  EXPECT_EQ(same_as_engine, 200u);
+  EXPECT_LT(same_as_4, 200u) << "depth 4 must schedule some seed differently, or this test shows nothing";
 }
 
 // Random schedules never prove the global property: their line is "broken" (a schedule

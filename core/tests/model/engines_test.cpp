@@ -458,6 +458,19 @@ TEST(Matrix, RunsEveryScenarioInOrderAndReportsProgressAfterEachRow) {
   }
 }
 
+// Every cell of the matrix and of the full table has its own 60 s budget (a cell that
+// runs long is a BUDGET row, not a `hypotheses` that never ends), and the matrix asks
+// the explicit search for its shortest counterexamples.
+TEST(Matrix, EveryCellHasASixtySecondBudget) {
+  for (const bool small : {true, false}) {
+    for (const Scenario& s : matrix_scenarios(small)) {
+      ASSERT_EQ(s.run.check.max_seconds, 60) << small;
+      ASSERT_EQ(s.run.engine, Engine::Explicit) << small;
+    }
+  }
+  for (const Scenario& s : full_scenarios()) ASSERT_EQ(s.run.check.max_seconds, 60);
+}
+
 // The full table's summary: per key (lowering, fabric, wiring, dec, host-CC) and per
 // leader count 1..4, the chip counts where the row is OK as ranges, then the other
 // verdicts counted; only 1-round rows; "(not all exact)" when a row was not exact.

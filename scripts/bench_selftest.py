@@ -493,38 +493,25 @@ def test_bad_input(check, tmp):
           f"bench-count --jobs {n}: {n} counts run at once ({len(errors)} errors)")
     shown = sorted(re.findall(r"\[(\d+)/(\d+)\]", progress.getvalue()), key=lambda d: int(d[0]))
     check(shown == [(str(i), str(n)) for i in range(1, n + 1)], f"bench-count's progress counts [1/{n}] .. [{n}/{n}]: {shown}")
-    # bench_ratios on a run that holds a target's baseline but not the benchmark: the
-    # target is left out, not a traceback.
+    # bench_ratios on runs that hold a target's baseline but not its benchmark, or the
+    # benchmark but not its baseline: the target is left out, not a KeyError.
     num, den = br.TARGETS[0][1], br.TARGETS[0][2]
-    half = write("half.json", json.dumps(fake_run({den: ([5.0, 6.0], None)})))
-    said = io.StringIO()
-    real_stdout, sys.stdout = sys.stdout, said
-    try:
-        rc = br.main(["bench_ratios.py", half])
-    except KeyError as e:
-        rc = f"KeyError {e}"
-    finally:
-        sys.stdout = real_stdout
-    both = write("both.json", json.dumps(fake_run({den: ([5.0, 6.0], None), num: ([6.0, 7.0], None)})))
-    said_both = io.StringIO()
-    real_stdout, sys.stdout = sys.stdout, said_both
-    try:
-        br.main(["bench_ratios.py", both])
-    finally:
-        sys.stdout = real_stdout
-    # ... and one whose baseline did not run
-    only_num = write("num.json", json.dumps(fake_run({num: ([6.0, 7.0], None)})))
-    said_num = io.StringIO()
-    real_stdout, sys.stdout = sys.stdout, said_num
-    try:
-        rc_num = br.main(["bench_ratios.py", only_num])
-    except KeyError as e:
-        rc_num = f"KeyError {e}"
-    finally:
-        sys.stdout = real_stdout
-    check(rc in (0, None) and rc_num in (0, None) and br.TARGETS[0][0] not in said.getvalue() + said_num.getvalue()
-          and br.TARGETS[0][0] in said_both.getvalue(),
-          f"bench_ratios: a target whose benchmark or baseline did not run is left out, and shown when both ran: {rc}, {rc_num}")
+
+    def ratios_of(name, spec):
+        said, real_stdout = io.StringIO(), sys.stdout
+        sys.stdout = said
+        try:
+            rc = br.main(["bench_ratios.py", write(name, json.dumps(fake_run(spec)))])
+        except KeyError as e:
+            rc = f"KeyError {e}"
+        finally:
+            sys.stdout = real_stdout
+        return rc, said.getvalue()
+    runs = [ratios_of("half.json", {den: ([5.0, 6.0], None)}), ratios_of("num.json", {num: ([6.0, 7.0], None)})]
+    rc_both, said_both = ratios_of("both.json", {den: ([5.0, 6.0], None), num: ([6.0, 7.0], None)})
+    check(all(rc in (0, None) and br.TARGETS[0][0] not in said for rc, said in runs) and rc_both in (0, None)
+          and br.TARGETS[0][0] in said_both,
+          f"bench_ratios: a target whose benchmark or baseline did not run is left out, and shown when both ran: {runs}")
     check(not [f for f in os.listdir(tmp) if f.endswith(".tmp")], "no temporary left behind by the atomic writes")
 
 

@@ -13,6 +13,7 @@ benchmark binary is built.  Each check prints ok/FAIL; any FAIL makes the exit 1
 - bad input to bench-compare, bench-history and bench-count: one line naming the file,
   exit 2; files written whole (history.jsonl, report, exports, --into);
 - the report (and with --screenshot, its rendering in headless Chromium)."""
+import contextlib
 import io
 import itertools
 import json
@@ -431,15 +432,14 @@ def test_bad_input(check, tmp):
     known_rec = series_records([1.0], 3, 1)[0]
     known_rec["commit"] = sha
     write(os.path.join(d, "history.jsonl"), json.dumps(known_rec) + "\n")
-    said, real_stdout = io.StringIO(), sys.stdout
+    said = io.StringIO()
     bb.git, bb.record_commit, bb.commit_info = fake_git, no_build, lambda _sha: ("subject", "date")
-    sys.stdout = said
     try:
-        rc = hist_script.main(["bench-history", "--out", d, "HEAD"])
+        with contextlib.redirect_stdout(said):
+            rc = hist_script.main(["bench-history", "--out", d, "HEAD"])
     except Exception as e:  # noqa: BLE001 -- any escape is the failure this check reports
         rc = f"{type(e).__name__}: {e}"
     finally:
-        sys.stdout = real_stdout
         bb.git, bb.record_commit, bb.commit_info = real
     out = said.getvalue()
     check(rc == 0 and f"[1/1] {sha[:12]}: in the history already, not rebuilt" in out
@@ -498,14 +498,12 @@ def test_bad_input(check, tmp):
     num, den = br.TARGETS[0][1], br.TARGETS[0][2]
 
     def ratios_of(name, spec):
-        said, real_stdout = io.StringIO(), sys.stdout
-        sys.stdout = said
+        said = io.StringIO()
         try:
-            rc = br.main(["bench_ratios.py", write(name, json.dumps(fake_run(spec)))])
+            with contextlib.redirect_stdout(said):
+                rc = br.main(["bench_ratios.py", write(name, json.dumps(fake_run(spec)))])
         except KeyError as e:
             rc = f"KeyError {e}"
-        finally:
-            sys.stdout = real_stdout
         return rc, said.getvalue()
     runs = [ratios_of("half.json", {den: ([5.0, 6.0], None)}), ratios_of("num.json", {num: ([6.0, 7.0], None)})]
     rc_both, said_both = ratios_of("both.json", {den: ([5.0, 6.0], None), num: ([6.0, 7.0], None)})

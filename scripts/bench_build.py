@@ -10,6 +10,7 @@ import tempfile
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
+sys.dont_write_bytecode = True  # no __pycache__ written into scripts/
 sys.path.insert(0, HERE)
 import bench_history as bh  # noqa: E402
 import bench_io as bh_io  # noqa: E402
@@ -30,15 +31,23 @@ def commit_info(sha):
     return subject, date
 
 
-def run_suite(binary, repetitions, regex, count, log):
+def suite_command(binary, repetitions, regex, out, min_time=None):
+    """The suite's command line, the one way it is run (scripts/bench, bench-history, ctest
+    bench_pipeline): repetitions in random interleaving, their aggregates (mean, median,
+    stddev, cv) shown alone on the console, the whole run as JSON to `out`."""
+    cmd = [binary, f"--benchmark_filter={regex}", f"--benchmark_repetitions={repetitions}",
+           "--benchmark_enable_random_interleaving=true", "--benchmark_display_aggregates_only=true",
+           f"--benchmark_out={out}", "--benchmark_out_format=json"]
+    return cmd + ([f"--benchmark_min_time={min_time}"] if min_time else [])
+
+
+def run_suite(binary, repetitions, regex, count, log, min_time=None):
     """Runs the suite; returns the Google Benchmark JSON (dict), instruction counts added."""
     with tempfile.NamedTemporaryFile(suffix=".json", delete=False) as tmp:
         out = tmp.name
     try:
-        subprocess.run([binary, f"--benchmark_filter={regex}", f"--benchmark_repetitions={repetitions}",
-                        "--benchmark_enable_random_interleaving=true", "--benchmark_display_aggregates_only=true",
-                        f"--benchmark_out={out}", "--benchmark_out_format=json"],
-                       check=True, stdout=log, stderr=subprocess.STDOUT)
+        subprocess.run(suite_command(binary, repetitions, regex, out, min_time), check=True, stdout=log,
+                       stderr=subprocess.STDOUT)
         if count:
             bench_count = bh_io.load_script("bench-count")
             print("  counting instructions (callgrind)", flush=True)
@@ -48,7 +57,7 @@ def run_suite(binary, repetitions, regex, count, log):
             uncounted = bench_count.annotate(out, counts)
             if uncounted:
                 raise RuntimeError(f"no instruction count for {', '.join(uncounted)}")
-        return bh_io.read_json(out)
+        return bh_io.read_json(out, gbench=True)
     finally:
         os.unlink(out)
 
@@ -97,3 +106,16 @@ def record_here(out_dir, reps, regex, count):
         run = run_suite(os.path.join(ROOT, "build/release/bench/neffbar_bench"), reps, regex, count, log)
     subject, date = commit_info(sha)
     return bh.record_from_run(run, sha, subject, date, now(), "dirty" if dirty else "clean", "the benchmark output of the checkout")
+
+
+def main(argv):
+    """`python3 scripts/bench_build.py suite BINARY REPETITIONS REGEX OUT.json`: the suite's
+    command (suite_command) run once, its console output on stdout (scripts/bench)."""
+    if len(argv) != 6 or argv[1] != "suite":
+        print("usage: bench_build.py suite BINARY REPETITIONS REGEX OUT.json", file=sys.stderr)
+        return bh_io.EXIT_BAD
+    return subprocess.run(suite_command(argv[2], int(argv[3]), argv[4], argv[5])).returncode
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv))

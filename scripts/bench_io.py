@@ -50,11 +50,20 @@ def _no_constant(name):
     raise _Duplicate(f"{name} is not a JSON number")
 
 
-def parse_json(text, where):
-    """json.loads, stricter: duplicate keys, NaN/Infinity and trailing data are errors
-    (BadInput naming `where`, the line and the column)."""
+# Google Benchmark's JSON writer spells a non-finite double NaN, Infinity or -Infinity
+# (json_reporter.cc, FormatKV): the _cv aggregate of a counter whose mean is 0 is NaN.
+# That is its own output, so a run is read with them; what a script reads from the run
+# is then checked finite (bench_ratios.check_run).
+_GBENCH_CONSTANTS = {"NaN": math.nan, "Infinity": math.inf, "-Infinity": -math.inf}
+
+
+def parse_json(text, where, gbench=False):
+    """json.loads, stricter: duplicate keys, trailing data and (unless `gbench`: a
+    Google Benchmark run, which spells them so) NaN/Infinity are errors (BadInput
+    naming `where`, the line and the column)."""
+    constant = _GBENCH_CONSTANTS.__getitem__ if gbench else _no_constant
     try:
-        return json.loads(text, object_pairs_hook=_no_duplicates, parse_constant=_no_constant)
+        return json.loads(text, object_pairs_hook=_no_duplicates, parse_constant=constant)
     except json.JSONDecodeError as e:
         raise BadInput(where, f"not JSON: line {e.lineno} column {e.colno}: {e.msg}") from None
     except _Duplicate as e:
@@ -82,8 +91,8 @@ def read_text(path, empty_ok=False):
     return text
 
 
-def read_json(path):
-    return parse_json(read_text(path), path)
+def read_json(path, gbench=False):
+    return parse_json(read_text(path), path, gbench)
 
 
 def is_positive(x):

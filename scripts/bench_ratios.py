@@ -5,6 +5,7 @@ bench-history.
 Exit 0; 2 on a bad run or usage."""
 import math
 import os
+import re
 import statistics
 import sys
 from collections import Counter
@@ -32,6 +33,15 @@ FLOOR_RULES = [
 ]
 # Too long to run under valgrind (minutes): timed only.
 NOT_COUNTED = ["BM_FullTable"]
+
+
+def selected(name, regex):
+    """Whether Google Benchmark's --benchmark_filter=regex runs `name`."""
+    if not regex:
+        return True
+    if regex.startswith("-"):
+        return not re.search(regex[1:], name)
+    return bool(re.search(regex, name))
 
 
 def floor_of(name):
@@ -97,7 +107,7 @@ def check_run(run, where):
 def load_run(run):
     """A checked Google Benchmark run from a path (or an already parsed dict)."""
     if isinstance(run, str):
-        return check_run(read_json(run), run)
+        return check_run(read_json(run, gbench=True), run)
     return check_run(run, "run")
 
 
@@ -217,6 +227,34 @@ def normalized(times):
 def instructions(run):
     """name -> instructions per operation (scripts/bench-count adds them to a run)."""
     return {name: float(b["instructions"]) for name, b, _ in entries(run) if b.get("instructions") is not None}
+
+
+# The keys Google Benchmark writes into a repetition itself (json_reporter.cc), and the
+# count scripts/bench-count adds; every other key is a user counter (state.counters).
+GBENCH_KEYS = frozenset({
+    "name", "family_index", "per_family_instance_index", "run_name", "run_type", "repetitions",
+    "repetition_index", "threads", "iterations", "real_time", "cpu_time", "time_unit", "label",
+    "bytes_per_second", "items_per_second", "error_occurred", "error_message", "aggregate_name",
+    "aggregate_unit", "big_o", "cpu_coefficient", "real_coefficient", "rms", "instructions"})
+
+
+def dead_counters(run):
+    """[(benchmark, counter, why)] of every user counter that measures nothing: zero in
+    every repetition, or not a finite number in one (its aggregates are then NaN)."""
+    seen = {}
+    for name, b, _ in entries(run):
+        if b.get("run_type", "iteration") != "iteration":
+            continue
+        for key, v in b.items():
+            if key not in GBENCH_KEYS:
+                seen.setdefault((name, key), []).append(v)
+    dead = []
+    for (name, key), values in sorted(seen.items()):
+        if not all(isinstance(v, (int, float)) and not isinstance(v, bool) and math.isfinite(v) for v in values):
+            dead.append((name, key, f"not a finite number in every repetition ({brief(values)})"))
+        elif not any(values):
+            dead.append((name, key, f"0 in all {len(values)} repetitions: it measures nothing"))
+    return dead
 
 
 def main(argv):

@@ -232,6 +232,26 @@ def test_gate(check):
     f = gate(base, fake_run({FLOOR: (spread(100.0), 1_100_000.0), BENCH: (spread(400.0), 2_000_000.0),
                              OTHER: (spread(50.0), 300_000.0)}))
     check(set(f) == {FLOOR}, "gate: a floor's instruction count is gated")
+    # --no-time (bench.yml against a baseline recorded on another machine): counts only.
+    check(gate(base, cur(spread(520.0)), times=False) == {}, "gate: --no-time: time +30 %, significant, passes")
+    f = gate(base, cur(spread(520.0), count=2_040_001.0), times=False)
+    check(set(f) == {BENCH} and "instructions" in f[BENCH] and "time" not in f[BENCH],
+          "gate: --no-time still gates the counts, and names only them")
+    # A counter (state.counters) that measures nothing fails the gate: 0 in every
+    # repetition (Google Benchmark then writes its _cv as NaN), or not finite in one.
+    def with_counter(values):
+        run = cur()
+        reps = [b for b in run["benchmarks"] if b["name"] == BENCH]
+        for b, v in zip(reps, itertools.cycle(values)):
+            b["executed"] = v
+        return run
+    check(gate(base, with_counter([0.0, 5.0])) == {}, "gate: a counter that is 0 in some repetitions only passes")
+    f = gate(base, with_counter([0.0]))
+    check(set(f) == {BENCH} and "'executed'" in f[BENCH] and "measures nothing" in f[BENCH],
+          "gate: a counter 0 in every repetition fails, naming the benchmark and the counter")
+    f = gate(base, with_counter([3.0, math.inf]))
+    check(set(f) == {BENCH} and "not a finite number" in f[BENCH], "gate: a counter not finite in one repetition fails")
+    check(gate(base, with_counter([0.0]), regex="Arith") == {}, "gate: ... unless --filter leaves its benchmark out")
 
 
 # ------------------------------------------------------------------ change points --
@@ -340,7 +360,9 @@ def test_bad_input(check, tmp):
         "truncated": ("cut.json", open(good).read()[:200], "cut.json: not JSON: line 1 column"),
         "duplicate keys": ("dup.json", '{"benchmarks": [], "benchmarks": []}', "dup.json: not JSON: duplicate key 'benchmarks'"),
         "trailing garbage": ("trail.json", '{"benchmarks": []} x', "trail.json: not JSON: line 1 column 20: Extra data"),
-        "NaN": ("nan.json", '{"benchmarks": [{"name": "BM_Arith_Floor", "cpu_time": NaN}]}', "nan.json: not JSON: NaN"),
+        "NaN as a time": ("nan.json", '{"benchmarks": [{"name": "BM_Arith_Floor", "cpu_time": NaN}]}',
+                          "nan.json: benchmarks[0] (BM_Arith_Floor): cpu_time: expected a positive finite number, got nan"),
+        "-NaN (not Google Benchmark's spelling)": ("mnan.json", '{"benchmarks": [], "x": -NaN}', "mnan.json: not JSON: line 1"),
         "a zero time": ("zero.json", json.dumps(fake_run({FLOOR: ([0.0], None)})),
                         "zero.json: benchmarks[0] (BM_Arith_Floor): cpu_time: expected a positive finite number, got 0.0"),
         "a negative count": ("neg.json", json.dumps(fake_run({FLOOR: ([1.0], -5)})), "neg.json: benchmarks[0] (BM_Arith_Floor): instructions"),
@@ -377,6 +399,19 @@ def test_bad_input(check, tmp):
         check(rc == 2 and expect in err and len(err.strip().split("\n")) == 1, f"bench-compare {' '.join(args) or 'ONE.json'}: exit {rc}, usage")
     rc, out, _ = script("bench-compare", good, good)
     check(rc == 0 and "no regression" in out, "bench-compare: exit 0 on no regression")
+    # Google Benchmark's own spelling of a non-finite aggregate (the _cv of a counter whose
+    # mean is 0: NaN; json_reporter.cc also writes Infinity): the run is usable.
+    gb = fake_run({FLOOR: (spread(100.0), 1e6), BENCH: (spread(400.0), 2e6)})
+    gb["benchmarks"].append({"name": BENCH + "_cv", "run_name": BENCH, "run_type": "aggregate", "aggregate_name": "cv",
+                             "aggregate_unit": "percentage", "cpu_time": 0.01, "real_time": 0.01, "time_unit": "ns",
+                             "states": "NAN_HERE", "rate": "INF_HERE"})
+    nan_run = write("gb-nan.json", json.dumps(gb).replace('"NAN_HERE"', "NaN").replace('"INF_HERE"', "Infinity"))
+    rc, out, err = script("bench-compare", good, nan_run)
+    check(rc == 0 and "no regression" in out and not err,
+          f"bench-compare reads a run whose _cv aggregate is NaN / Infinity, as Google Benchmark writes it: exit {rc} {err.strip()[:80]!r}")
+    rc, out, err = script("bench-export", "--format", "bmf", nan_run)
+    check(rc == 0 and "NaN" not in out and "Infinity" not in out,
+          f"bench-export reads it too and writes no NaN to the trackers: exit {rc} {err.strip()[:80]!r}")
     rc, out, _ = script("bench-compare", good, write("e.json", '{"benchmarks": []}'))
     check(rc == 1 and "measured nothing" in out, "bench-compare: exit 1 on an empty run (the gate failed)")
     rc, out, _ = script("bench-compare", good, write("slow.json", json.dumps(fake_run({FLOOR: (spread(100.0), 1e6), BENCH: (spread(600.0), 2e6)}))))

@@ -1,0 +1,122 @@
+#!/usr/bin/env python3
+"""ctest bench_pipeline: the real benchmark binary through every script that reads its
+run, the way .github/workflows/bench.yml and ./scripts/run use them.
+  python3 scripts/bench_pipeline.py --bin BENCH [--reps N] [--count REGEX]
+
+1. the suite, every benchmark, with N repetitions (default 2) and their aggregates
+   (bench_build.suite_command: the one command line scripts/bench and bench-history
+   run; a short --benchmark_min_time, which changes no output field);
+2. instruction counts (scripts/bench-count --into) of the cheap benchmarks --count
+   selects (callgrind: the whole suite is minutes);
+3. no counter measures nothing: a state.counters value 0 in every repetition (or not
+   finite) fails, as it fails the gate;
+4. bench-compare: the run against itself passes; against the committed baseline with
+   --no-count (other build type: times may differ) it reads both and finds every
+   benchmark of the baseline;
+5. bench-export: BMF and both github-action-benchmark series, in the shapes the trackers
+   document, one entry per benchmark;
+6. bench-history: the run made a history record (as --here does), appended, drawn and
+   exported.
+Exit 0 all held; 1 one did not (each named); 2 usage."""
+import argparse
+import json
+import os
+import subprocess
+import sys
+import tempfile
+
+sys.dont_write_bytecode = True  # no __pycache__ written into scripts/
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, HERE)
+import bench_build  # noqa: E402
+import bench_history as bh  # noqa: E402
+import bench_io  # noqa: E402
+import bench_ratios as br  # noqa: E402
+import bench_report  # noqa: E402
+from selftest_checks import Checks  # noqa: E402
+
+BASELINE = os.path.join(os.path.dirname(HERE), "bench", "baselines", "baseline.json")
+DEFAULT_COUNT = r"^BM_Codec_Decode$|^BM_Persistent_Check/4/4$"
+
+
+def script(name, *args):
+    p = subprocess.run([sys.executable, os.path.join(HERE, name), *args], capture_output=True, text=True)
+    return p.returncode, p.stdout, p.stderr
+
+
+def main(argv):
+    p = argparse.ArgumentParser(prog="bench_pipeline.py", description=__doc__,
+                                formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("--bin", required=True)
+    p.add_argument("--reps", type=int, default=2)
+    p.add_argument("--count", default=DEFAULT_COUNT)
+    a = p.parse_args(argv[1:])
+    check = Checks()
+    with tempfile.TemporaryDirectory() as tmp:
+        run_path = os.path.join(tmp, "bench.json")
+        print(f"the suite, every benchmark, {a.reps} repetitions", flush=True)
+        with open(os.path.join(tmp, "suite.txt"), "w") as log:
+            rc = subprocess.run(bench_build.suite_command(a.bin, a.reps, ".", run_path, min_time=0.01),
+                                stdout=log, stderr=subprocess.STDOUT).returncode
+        check(rc == 0, f"the suite ran (exit {rc})")
+        if rc:
+            return 1
+        run = bench_io.read_json(run_path, gbench=True)
+        names = sorted(br.repetitions(run))
+        aggregates = {b.get("aggregate_name") for b in run["benchmarks"] if b.get("run_type") == "aggregate"}
+        check(len(names) >= 20 and {"mean", "median", "stddev", "cv"} <= aggregates,
+              f"{len(names)} benchmarks, aggregates {sorted(a for a in aggregates if a)}")
+
+        rc, _, err = script("bench-count", f"--bin={a.bin}", f"--filter={a.count}", "--into", run_path)
+        check(rc == 0, f"bench-count --into the run (exit {rc}) {bench_io.cut(err.strip(), 200)}")
+        counted = br.instructions(br.load_run(run_path))
+        check(counted and all(br.selected(n, a.count) for n in counted), f"instruction counts for {sorted(counted)}")
+
+        dead = br.dead_counters(br.load_run(run_path))
+        check(not dead, "every counter measures something" + "".join(f"; {n} {c}: {why}" for n, c, why in dead))
+
+        rc, out, err = script("bench-compare", run_path, run_path)
+        check(rc == 0 and "no regression" in out, f"bench-compare: the run against itself (exit {rc}) {err.strip()[:200]}")
+        if os.path.exists(BASELINE):
+            rc, out, err = script("bench-compare", "--no-count", BASELINE, run_path)
+            missing = [line for line in out.splitlines() if "missing from the current run" in line or "no floor" in line]
+            check(rc in (0, 1) and not err and not missing,
+                  f"bench-compare --no-count against the committed baseline: read, every benchmark there (exit {rc}) "
+                  f"{err.strip()[:200]}{missing[:3]}")
+
+        exports = {}
+        for fmt, metric in (("bmf", "all"), ("gab", "time"), ("gab", "instructions")):
+            out_path = os.path.join(tmp, f"{fmt}-{metric}.json")
+            rc, _, err = script("bench-export", "--format", fmt, "--metric", metric, "-o", out_path, run_path)
+            check(rc == 0, f"bench-export --format {fmt} --metric {metric} (exit {rc}) {err.strip()[:200]}")
+            exports[fmt, metric] = json.loads(open(out_path).read()) if rc == 0 else None
+        export_mod = bench_io.load_script("bench-export")
+        bmf = exports["bmf", "all"]
+        check(bmf is not None and not export_mod.bmf_shape_errors(bmf) and sorted(bmf) == names,
+              "BMF: one entry per benchmark, in Bencher's shape")
+        for metric, want in (("time", names), ("instructions", sorted(counted))):
+            gab = exports["gab", metric]
+            got = sorted(e["name"].rsplit(" (", 1)[0] for e in gab or [])
+            check(gab is not None and not export_mod.gab_shape_errors(gab) and got == want,
+                  f"github-action-benchmark's {metric} series: one entry per benchmark {'counted' if metric != 'time' else ''}")
+
+        hist_dir = os.path.join(tmp, "history")
+        try:
+            record = bh.record_from_run(bench_io.read_json(run_path, gbench=True), "0" * 40, "pipeline", "", "", "clean")
+            bh.append(os.path.join(hist_dir, "history.jsonl"), record)
+            records = bh.load(os.path.join(hist_dir, "history.jsonl"))
+            bench_report.report(records, hist_dir)
+            exported = bh.export(records, os.path.join(hist_dir, "gbench"))
+            check(len(records) == 1 and sorted(records[0]["benchmarks"]) == names and len(exported) == 1,
+                  "bench-history: the run recorded, reported and exported")
+        except bench_io.BadInput as e:
+            check(False, f"bench-history refused the run: {e}")
+    if check.failures:
+        print(f"bench pipeline: FAILED ({len(check.failures)})")
+        return 1
+    print("bench pipeline: passed")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv))

@@ -516,6 +516,34 @@ def test_bad_input(check, tmp):
     check(counts == {"BM_A": 100.0} and len(errors) == 1 and uncounted == ["BM_B"]
           and [e.get("instructions") for e in data["benchmarks"]] == [100.0, 100.0, None],
           "bench-count: a failed count is an error; --into gets the counts and names what got none")
+    into = write("into2.json", json.dumps(fake_run({"BM_A": ([5.0], None), "BM_B": ([7.0], None)})))
+    check(bc.annotate(into, {"BM_A": 100.0}, regex="^BM_A$") == [] and bc.annotate(into, {"BM_A": 100.0}) == ["BM_B"],
+          "bench-count --into: only what --filter selects must get a count")
+    # The counted process runs with glibc's CPU-dependent choices pinned (a fake valgrind
+    # records what it was given), unless NEFFBAR_GLIBC_TUNABLES replaces the pinning.
+    fake_bin = os.path.join(tmp, "fake_valgrind_bin")
+    os.makedirs(fake_bin, exist_ok=True)
+    seen = os.path.join(tmp, "tunables.seen")
+    write(os.path.join(fake_bin, "valgrind"), f"""#!/bin/sh
+printf '%s' "${{GLIBC_TUNABLES-unset}}" > {seen}
+for a in "$@"; do case "$a" in --callgrind-out-file=*) printf 'totals: 3000\n' > "${{a#*=}}" ;; esac; done
+echo "neffbar-count: 3" >&2
+""")
+    os.chmod(os.path.join(fake_bin, "valgrind"), 0o755)
+    saved_env = dict(os.environ)
+    try:
+        os.environ["PATH"] = fake_bin + os.pathsep + saved_env.get("PATH", "")
+        os.environ.pop("NEFFBAR_GLIBC_TUNABLES", None)
+        got = bc.count_one(fake, "BM_A", 3)
+        pinned = open(seen).read()
+        os.environ["NEFFBAR_GLIBC_TUNABLES"] = ""
+        bc.count_one(fake, "BM_A", 3)
+        off = open(seen).read()
+    finally:
+        os.environ.clear()
+        os.environ.update(saved_env)
+    check(got == 1000.0 and pinned == bc.PINNED_TUNABLES and "-AVX2" in pinned and "x86_non_temporal_threshold" in pinned
+          and off == "", f"bench-count runs valgrind with GLIBC_TUNABLES pinned ({pinned[:40]!r}), NEFFBAR_GLIBC_TUNABLES= turns it off ({off!r})")
     # --jobs N runs N counts at once (a barrier of N parties that fewer workers break),
     # and the progress counts 1..N.
     n = (os.cpu_count() or 1) + 1
@@ -659,6 +687,110 @@ def test_report(check, tmp, with_screenshot):
         check(blue > 300 and orange > 100 and red > 50, "headless Chromium drew the charts (series and change marks)")
 
 
+# ----------------------------------------------------- bench-track (bench.yml's alerts) --
+def test_track(check, tmp):
+    """scripts/bench-track on github-action-benchmark data files: the first point, the
+    previous point of another commit, the threshold decided exactly, errors or warnings,
+    an alert the committed baseline accepted, the summary, the annotations, the outputs."""
+    name = "neffbar instructions per operation"
+
+    def series(*points):
+        return {"lastUpdate": 1, "repoUrl": "", "entries": {name: [
+            {"commit": {"id": c}, "date": 1, "tool": "customSmallerIsBetter",
+             "benches": [{"name": k, "value": v, "unit": "instructions/op"} for k, v in vals.items()]}
+            for c, vals in points]}}
+
+    def track(ser, cur, *args, commit="c3"):
+        paths = {}
+        for what, doc in (("series", ser), ("current", cur)):
+            paths[what] = os.path.join(tmp, f"{what}.json")
+            if doc is None:
+                if os.path.exists(paths[what]):
+                    os.unlink(paths[what])
+            else:
+                with open(paths[what], "w") as f:
+                    f.write(doc if isinstance(doc, str) else json.dumps(doc))
+        summary, output = os.path.join(tmp, "summary.md"), os.path.join(tmp, "output")
+        for f in (summary, output):
+            open(f, "w").close()
+        env = dict(os.environ, GITHUB_STEP_SUMMARY=summary, GITHUB_OUTPUT=output)
+        p = subprocess.run([sys.executable, os.path.join(HERE, "bench-track"), "--series", paths["series"], "--name", name,
+                            "--current", paths["current"], "--commit", commit, *args],
+                           capture_output=True, text=True, env=env)
+        return p.returncode, p.stdout, p.stderr, open(summary).read(), open(output).read()
+
+    cur = [{"name": "BM_A (instructions)", "unit": "instructions/op", "value": 103.0},
+           {"name": "BM_B (instructions)", "unit": "instructions/op", "value": 50.0},
+           {"name": "BM_New (instructions)", "unit": "instructions/op", "value": 7.0}]
+    rc, out, err, summary, output = track(None, cur, "--threshold", "2", "--fail")
+    check(rc == 0 and "first point of the series" in out and "alerts=0\nprevious=none\n" == output and "seeds it" in summary,
+          f"bench-track: no series file: the first point, nothing compared, exit 0 ({rc} {err.strip()[:80]})")
+    prev = series(("c1", {"BM_A (instructions)": 100.0, "BM_B (instructions)": 50.0}),
+                  ("c2", {"BM_A (instructions)": 101.0, "BM_B (instructions)": 50.0}),
+                  ("c3", {"BM_A (instructions)": 1.0, "BM_B (instructions)": 1.0}))
+    rc, out, err, summary, output = track(prev, cur, "--threshold", "2", "--fail")
+    check(rc == 0 and "previous=c2" in output and "alerts=0" in output,
+          f"bench-track: the previous point is the last of another commit (c2, not c3 itself); +1.98 % passes ({rc} {output!r})")
+    prev2 = series(("c2", {"BM_A (instructions)": 100.0, "BM_B (instructions)": 50.0}))
+    rc, out, err, summary, output = track(prev2, cur, "--threshold", "2", "--fail")
+    errors = [line for line in out.splitlines() if line.startswith("::error ")]
+    check(rc == 1 and len(errors) == 1 and "BM_A (instructions)" in errors[0] and "+3.00 %" in errors[0]
+          and "alerts=1" in output and "| BM_A (instructions) | 100 | 103 | 1.0300 | **ERROR** |" in summary
+          and "| BM_New (instructions) | - | 7 | - | new |" in summary,
+          f"bench-track --fail: +3 % over 2 % is one ::error, a marked summary row, exit 1 ({rc} {errors} {summary[-200:]!r})")
+    at = [dict(cur[0], value=102.0)]
+    rc, out, *_ = track(prev2, at, "--threshold", "2", "--fail")
+    check(rc == 0 and "::error" not in out, "bench-track: exactly +2 % is not 'more than 2 %'")
+    rc, out, *_ = track(prev2, [dict(cur[0], value=102.0000001)], "--threshold", "2", "--fail")
+    check(rc == 1, "bench-track: +2.0000001 % is")
+    # Accepting an alert: the committed baseline re-recorded since the previous point's
+    # commit, to within the threshold of the current value (git show reads it then).
+    repo = os.path.join(tmp, "repo")
+    os.makedirs(repo)
+    base = os.path.join(repo, "base.json")
+
+    def git(*args):
+        return subprocess.run(["git", "-C", repo, "-c", "user.name=t", "-c", "user.email=t@t", *args],
+                              capture_output=True, text=True, check=True).stdout.strip()
+
+    def baseline(count_a):
+        with open(base, "w") as f:
+            json.dump(fake_run({"BM_A": ([1.0], count_a), "BM_B": ([1.0], 50.0)}), f)
+    git("init", "-q")
+    baseline(100.0)
+    git("add", "base.json")
+    git("commit", "-q", "-m", "baseline 100")
+    then = git("rev-parse", "HEAD")
+    prev_then = series((then, {"BM_A (instructions)": 100.0, "BM_B (instructions)": 50.0}))
+    for count_now, want, what in ((103.0, 0, "re-recorded to the current value: accepted, a notice"),
+                                  (101.5, 0, "re-recorded to within 2 % of it: accepted"),
+                                  (100.0, 1, "not re-recorded: the alert stands"),
+                                  (100.5, 1, "re-recorded, but the current value is over it by more than 2 %: the alert stands")):
+        baseline(count_now)
+        rc, out, err, summary, output = track(prev_then, cur, "--threshold", "2", "--fail", "--baseline", base)
+        ok = (rc == 0 and "::notice " in out and "::error" not in out and "alerts=0" in output and "re-recorded" in summary
+              if want == 0 else rc == 1 and "::error" in out and "alerts=1" in output)
+        check(ok, f"bench-track --baseline: {what} ({rc} {err.strip()[:80]} {out[-120:]!r})")
+    baseline(103.0)
+    rc, out, *_ = track(prev2, cur, "--threshold", "2", "--fail", "--baseline", base)
+    check(rc == 1 and "::error" in out, "bench-track --baseline: the previous point's commit not in the repository: nothing accepted")
+    rc, out, err, summary, output = track(prev2, [dict(cur[0], value=160.0)], "--threshold", "50")
+    check(rc == 0 and out.count("::warning ") == 1 and "alerts=1" in output and "**WARNING**" in summary,
+          f"bench-track without --fail: an alert is a ::warning, exit 0 ({rc} {out!r})")
+    for what, ser, doc, expect in (("a series that is not an object", "[]", cur, "series.json: not a github-action-benchmark data file"),
+                                   ("a series cut short", '{"entries": {', cur, "series.json: not JSON"),
+                                   ("an export that is not a list", prev2, {"a": 1}, "current.json: expected a list"),
+                                   ("a zero value", prev2, [dict(cur[0], value=0)], "current.json: [0]: expected a name and a positive")):
+        rc, out, err, *_ = track(ser, doc, "--threshold", "2", "--fail")
+        check(rc == 2 and len(err.strip().splitlines()) == 1 and expect in err and not out,
+              f"bench-track: {what}: one line naming the file, exit 2 ({rc} {err.strip()[:100]!r})")
+    rc, out, err, *_ = track(prev2, cur, "--threshold", "2", "--baseline", base)
+    check(rc == 2 and "--baseline" in err, "bench-track: --baseline without --fail is a usage error")
+    track_mod = bench_io.load_script("bench-track")
+    cmd = track_mod.workflow_command("error", "a: b, c", "100%\nnext")
+    check(cmd == "::error title=a%3A b%2C c::100%25%0Anext", f"bench-track: annotations escape % CR LF (and : , in the title): {cmd!r}")
+
+
 def main(with_screenshot=False):
     check = Checks()
     with tempfile.TemporaryDirectory() as tmp:
@@ -666,7 +798,7 @@ def main(with_screenshot=False):
             test_mann_whitney(check)
             test_gate(check)
             test_change_points(check)
-            for name, test in (("input", test_bad_input), ("atomic", test_atomic_writes)):
+            for name, test in (("input", test_bad_input), ("atomic", test_atomic_writes), ("track", test_track)):
                 os.makedirs(os.path.join(tmp, name))
                 test(check, os.path.join(tmp, name))
         os.makedirs(os.path.join(tmp, "report"))

@@ -57,6 +57,11 @@ BAD_VALUES = {
     "bench-compare": [(["--threshold", "abc"], "--threshold"), (["--count-threshold", "1e3"], "--count-threshold")],
     "bench-count": [(["--runs", "0"], "--runs"), (["--jobs", "x"], "--jobs")],
     "bench-export": [(["--format", "csv"], "--format"), (["--metric", "x"], "--metric")],
+    "bench-track": [(["--threshold", "abc"], "--threshold"), (["--threshold", "0"], "--threshold")],
+    "bench_pipeline.py": [(["--reps", "0"], "--reps")],
+    "bench_build.py": [(["suite", "b", "x", "r", "o"], "repetitions")],
+    "ci_rehearse.py": [(["x.yml", "--replace", "foo"], "--replace"), (["x.yml", "--sha", "xyz"], "--sha"),
+                       (["x.yml", "--event", "schedule"], "--event")],
     "bench-history": [(["--commits", "0"], "--commits"), (["--repetitions", "1.5"], "--repetitions")],
     "campaign.py": [(["matrix"], "FILE"), (["nope"], "nope")],
 }
@@ -267,6 +272,8 @@ def test_run(check, tmp):
                        ("fuzz", 'mkdir -p out/fuzz; printf "target\\texecs\\n" > out/fuzz/summary.tsv'),
                        ("coverage", 'echo "coverage: lines 96.1%, branches 80%"'),
                        ("mutate", 'echo "mutation score: 1/1 -- fake"'),
+                       ("test", '[ "$1" = --slow ] || exit 3; echo "1/2 Test #1: oss_fuzz_build ...   Passed"; '
+                                'echo "2/2 Test #2: afl_build_and_run ...   Passed"'),
                        ("bench-history", 'mkdir -p out/bench-history; echo "{}" > out/bench-history/history.jsonl; '
                                          'echo "change points: 0"')):
         write(scratch.path(name), f'#!/usr/bin/env bash\ncd "$(dirname "$0")/.."\n{body}\n', 0o755)
@@ -305,6 +312,7 @@ esac
           "run: the matrix's counts on the summary, read from the JSON")
     check("| 64x4 exact | ok | hierarchical host-CC: 1 round(s): OK exact=true" in text,
           "run: the 64x4 verdicts read from check --json")
+    check("| slow tests | ok | 2 passed: the OSS-Fuzz build" in text, "run: the slow tests (./scripts/test --slow) on the summary")
     check(not made, "run: nothing written outside out/" + (f": {made[:3]}" if made else ""))
     check(rc == 0 and "| codec | ok |" in text, f"run: exit {rc} with every fake step passing" + ("" if rc == 0 else f": {err[-300:]}"))
 

@@ -1,0 +1,313 @@
+"""python3 scripts/ci_rehearse_selftest.py   (ctest ci_rehearse)
+
+.github/workflows/bench.yml's tracking path rehearsed for real
+(./scripts/check-workflows --rehearse, scripts/ci_rehearse.py) on the working tree, in
+a fresh state folder, with the benchmark step (30 minutes) replaced by one that plants
+a run (bench/baselines/baseline.json, every instruction count scaled) and the package
+steps (apt-get update, ./scripts/deps) skipped:
+
+  run 1  counts x0.99: the first point, the series seeded, the gate passes, the job
+         passes; the cache holds the series;
+  run 2  counts x1.015: +2.53 % over run 1 and the committed baseline within 2 % of
+         run 1 (so not an accepted change): bench-track alerts, the job fails in its
+         last step, and the series is saved all the same with run 2's point (the cache
+         entry's instructions.json: 2 entries, the last run 2's values and commit); the
+         step summary shows the alert;
+  run 3  x1.015 again, a new commit: compared with run 2 (the run that alerted), no
+         alert, the job passes.
+
+Each rehearsal is a new run and a new commit object (bench-track and
+github-action-benchmark compare with the last entry of another commit).  The teeth: a
+copy of bench.yml that restores with the combined actions/cache (it saves in a post
+step, only when the job succeeded) and has no save step, rehearsed from run 1's state,
+loses run 2's point: its run 3 alerts again, against run 1.  Before those, the
+expression evaluator, the file commands and the usage errors in-process or without a
+clone.
+
+Prints "rehearsal: passed" and the time taken.  Exit 0 passed; 1 a check failed;
+2 usage; 77 skipped (not in a git checkout, or no PyYAML).
+"""
+import json
+import os
+import shlex
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+
+sys.dont_write_bytecode = True  # no __pycache__ written into scripts/
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, HERE)
+from bench_io import Parser  # noqa: E402
+from selftest_checks import Checks  # noqa: E402
+
+ROOT = os.path.dirname(HERE)
+WORKFLOW = os.path.join(ROOT, ".github", "workflows", "bench.yml")
+SERIES = "neffbar instructions per operation"
+
+
+def rehearse(workflow, state, args):
+    """(exit code, output) of ./scripts/check-workflows --rehearse."""
+    cmd = [os.path.join(HERE, "check-workflows"), "--rehearse", workflow, "--state", state, *args]
+    p = subprocess.run(cmd, capture_output=True, text=True, stdin=subprocess.DEVNULL, timeout=600)
+    return p.returncode, p.stdout + p.stderr
+
+
+def header_sha(out):
+    """The commit a rehearsal ran on (its first line names it)."""
+    for line in out.split("\n"):
+        if line.startswith("rehearsal: ") and ", commit " in line:
+            return line.split(", commit ")[1].split(",")[0]
+    return None
+
+
+def step_line(out, name):
+    return next((x for x in out.split("\n") if x.startswith("[") and f"] {name}" in x), "")
+
+
+def entries(state):
+    """The cache entries of a state folder, oldest first: [(meta, folder)]."""
+    d = os.path.join(state, "cache")
+    out = []
+    for n in sorted(os.listdir(d)) if os.path.isdir(d) else []:
+        if os.path.exists(os.path.join(d, n, "meta.json")):
+            with open(os.path.join(d, n, "meta.json")) as f:
+                out.append((json.load(f), os.path.join(d, n)))
+    return out
+
+
+def series_of(entry_dir):
+    path = os.path.join(entry_dir, "ws", "out", "tracker", "instructions.json")
+    if not os.path.exists(path):
+        return []
+    with open(path) as f:
+        return json.load(f)["entries"].get(SERIES, [])
+
+
+def summary_of(state, out):
+    for line in out.split("\n"):
+        if line.strip().startswith("step summary: "):
+            path = line.split("step summary: ", 1)[1].split(" (empty)")[0]
+            with open(path) as f:
+                return f.read()
+    return ""
+
+
+def values(points):
+    return {b["name"]: float(b["value"]) for b in points}
+
+
+def same_values(a, b):
+    return bool(a) and a.keys() == b.keys() and all(abs(a[k] - b[k]) <= 1e-9 * max(1.0, abs(b[k])) for k in a)
+
+
+def plant(tmp, factor):
+    """A run: the baseline with every instruction count x factor; and its export (what
+    the series must hold)."""
+    with open(os.path.join(ROOT, "bench", "baselines", "baseline.json")) as f:
+        run = json.load(f)
+    for b in run["benchmarks"]:
+        if "instructions" in b:
+            b["instructions"] = b["instructions"] * factor
+    path = os.path.join(tmp, f"run-x{factor}.json")
+    with open(path, "w") as f:
+        json.dump(run, f)
+    export = os.path.join(tmp, f"export-x{factor}.json")
+    subprocess.run([os.path.join(HERE, "bench-export"), "--format", "gab", "--metric", "instructions", "-o", export, path],
+                   check=True, capture_output=True)
+    with open(export) as f:
+        return path, values(json.load(f))
+
+
+def package_steps(workflow):
+    """The numbers of the steps that install packages (apt-get, ./scripts/deps)."""
+    import ci_rehearse
+    with open(workflow) as f:
+        steps = next(iter(ci_rehearse.load_yaml(f.read())["jobs"].values()))["steps"]
+    return [str(i) for i, s in enumerate(steps, 1)
+            if "apt-get" in str(s.get("run", "")) or "./scripts/deps" in str(s.get("run", ""))]
+
+
+# -------------------------------------------------------------- in-process checks --
+def test_units(check, tmp):
+    import ci_rehearse as cr
+    ctx = {"github": {"sha": "abc", "event_name": "push", "event": {"pull_request": None}, "ref": "refs/heads/main"},
+           "env": {"A": "x"}, "steps": {"s": {"outcome": "failure", "outputs": {"cache-hit": "true", "n": "3"}}},
+           "matrix": {"suite": "quick"}, "secrets": {}, "runner": {}, "job": {}, "strategy": {}, "inputs": {}, "vars": {}}
+    ev = cr.Evaluator(ctx, lambda: "success", lambda pats: "H")
+    cases = [
+        ("1 == 1.0", True), ("'ABC' == 'abc'", True), ("null == 0", True), ("'' == 0", True), ("'1' == 1", True),
+        ("true && 'x'", "x"), ("0 || 'y'", "y"), ("!steps.none.outcome", True), ("steps.s.outputs['cache-hit']", "true"),
+        ("steps.s.outputs.cache-hit != 'true'", False), ("github.event.pull_request.number || github.ref", "refs/heads/main"),
+        ("3 < 10", True), ("'b' > 'A'", True), ("contains(fromJSON('[\"a\",\"b\"]'), 'B')", True),
+        ("startsWith(github.ref, 'refs/heads/')", True), ("endsWith('x.yml', '.YML')", True),
+        ("format('{0}-{1}{{}}', matrix.suite, 2)", "quick-2{}"), ("toJSON(matrix)", '{\n  "suite": "quick"\n}'),
+        ("fromJSON('1.5') > 1", True), ("hashFiles('a', 'b')", "H"), ("success() && !cancelled()", True),
+        ("GitHub.SHA", "abc"), ("steps.*.outcome", ["failure"]), ("(1 == 2) || (2 == 2) && 'z'", "z"),
+    ]
+    for text, want in cases:
+        try:
+            got = ev.eval(cr.parse_expression(text))
+        except cr.ExprError as e:
+            got = f"error: {e}"
+        check(got == want, f"${{{{ {text} }}}} = {got!r}" + ("" if got == want else f", not {want!r}"))
+    for text, name in (("foo.bar", "foo"), ("needs.build.result", "needs"), ("frobnicate(1)", "frobnicate"),
+                       ("contains('a')", "contains")):
+        try:
+            cr.check_names(cr.parse_expression(text))
+            check(False, f"${{{{ {text} }}}}: accepted")
+        except cr.ExprError as e:
+            check(name in str(e), f"${{{{ {text} }}}}: an error naming {name}: {e}")
+    for text in ("a ==", "'open", "a.(b)", "1 2"):
+        try:
+            cr.parse_expression(text)
+            check(False, f"${{{{ {text} }}}}: parsed")
+        except cr.ExprError as e:
+            check(True, f"${{{{ {text} }}}}: a syntax error ({e})")
+    out = os.path.join(tmp, "output")
+    with open(out, "w") as f:
+        f.write("a=1\nb<<EOF\nline 1\nline=2\nEOF\n\nc=x<<y\n")
+    got = cr.parse_file_command(out)
+    check(got == [("a", "1"), ("b", "line 1\nline=2"), ("c", "x<<y")], f"GITHUB_OUTPUT: NAME=VALUE and NAME<<DELIMITER: {got}")
+    with open(out, "w") as f:
+        f.write("b<<EOF\nno end\n")
+    try:
+        cr.parse_file_command(out)
+        check(False, "GITHUB_OUTPUT without its delimiter: accepted")
+    except cr.FileCommandError as e:
+        check("delimiter" in str(e), f"GITHUB_OUTPUT without its delimiter: an error ({e})")
+    ws = os.path.join(tmp, "ws")
+    os.makedirs(os.path.join(ws, "d", "e"))
+    for name, text in (("d/x.txt", "x"), ("d/e/y.txt", "y"), ("d/.h", "h"), ("z.txt", "z")):
+        with open(os.path.join(ws, name), "w") as f:
+            f.write(text)
+    import hashlib
+    # @actions/glob walks depth first, each folder's names sorted (libuv's scandir):
+    # d/e/y.txt before d/x.txt.
+    want = hashlib.sha256(b"".join(hashlib.sha256(t).digest() for t in (b"y", b"x"))).hexdigest()
+    got = cr.hash_files(ws, ["d/**/*.txt"])
+    check(got == want, "hashFiles('d/**/*.txt'): each file's SHA-256, depth first and sorted, into one SHA-256")
+    check(cr.hash_files(ws, ["nothing*"]) == "", "hashFiles of nothing: ''")
+    found = [os.path.relpath(p, ws) for p in cr.glob_paths(cr.pattern_lines("d\n!d/e/**", ws), descendants=True)]
+    check(found == ["d/.h", "d/x.txt"], f"a folder with its files, hidden ones too, a negated glob left out: {found}")
+
+
+def test_refusals(check, tmp):
+    """Workflows a rehearsal must refuse before it runs anything (exit 2, naming why)."""
+    state = os.path.join(tmp, "state")
+    bad = {
+        "unknown context": ("      - run: echo ${{ foo.bar }}\n", "foo"),
+        "unknown function": ("      - if: frob()\n        run: true\n", "frob"),
+        "needs": ("      - run: echo ${{ needs.a.outputs.b }}\n", "needs"),
+    }
+    for what, (steps, name) in bad.items():
+        wf = os.path.join(tmp, "bad.yml")
+        with open(wf, "w") as f:
+            f.write("on: push\njobs:\n  j:\n    runs-on: ubuntu-latest\n    steps:\n" + steps)
+        rc, out = rehearse(wf, state, [])
+        check(rc == 2 and name in out and len(out.strip().split("\n")) == 1,
+              f"{what}: exit 2, one line naming {name}: {rc} {out.strip()[:160]!r}")
+    rc, out = rehearse(WORKFLOW, state, ["--skip", "no-such-step"])
+    check(rc == 2 and "no-such-step" in out, f"--skip of a step that is not there: exit 2 naming it: {rc}")
+    rc, out = rehearse(WORKFLOW, state, ["--event", "pull_request"])
+    check(rc == 2 and "pull_request" in out, f"an event the workflow does not run on: exit 2: {rc}")
+    check(not os.path.exists(os.path.join(state, "run-counter")), "none of them started a run")
+
+
+# ------------------------------------------------------------------- the rehearsal --
+def test_tracking(check, tmp):
+    skips = package_steps(WORKFLOW)
+    check(len(skips) == 2, f"bench.yml's package steps found (apt-get, ./scripts/deps): {skips}")
+    x099, v099 = plant(tmp, 0.99)
+    x1015, v1015 = plant(tmp, 1.015)
+    common = [a for s in skips for a in ("--skip", s)]
+
+    def args(run):
+        cmd = f"mkdir -p out && cp {shlex.quote(run)} out/bench.json && echo planted > out/bench.txt"
+        return common + ["--replace", f"bench={cmd}"]
+
+    state = os.path.join(tmp, "state")
+    rc, out1 = rehearse(WORKFLOW, state, args(x099))
+    sha1 = header_sha(out1)
+    e = entries(state)
+    check(rc == 0 and "job bench: success" in out1, f"run 1 (x0.99): the job passes: exit {rc}" + ("" if rc == 0 else "\n" + out1))
+    check("success" in step_line(out1, "Gate against"), "run 1: the gate against the committed baseline passes")
+    check(len(e) == 1 and e[0][0]["key"].startswith("bench-tracker-"), f"run 1: one cache entry, the series: {[m['key'] for m, _ in e]}")
+    s = series_of(e[0][1]) if e else []
+    check(len(s) == 1 and s[0]["commit"]["id"] == sha1 and same_values(values(s[0]["benches"]), v099),
+          f"run 1: the series seeded with run 1's point ({len(s)} entries)")
+    check("the first point of the series" in summary_of(state, out1), "run 1: the step summary says the series starts")
+    teeth_state = os.path.join(tmp, "teeth-state")
+    shutil.copytree(state, teeth_state, symlinks=True)
+
+    rc, out2 = rehearse(WORKFLOW, state, args(x1015))
+    sha2 = header_sha(out2)
+    e = entries(state)
+    check(rc == 1 and "job bench: failure" in out2, f"run 2 (x1.015): the job fails: exit {rc}" + ("" if rc == 1 else "\n" + out2))
+    check("success" in step_line(out2, "Gate against"), "run 2: the gate passes (within 2 % of the baseline)")
+    check("failure" in step_line(out2, "Instruction counts against the previous push") and "continue-on-error"
+          in step_line(out2, "Instruction counts against the previous push"), "run 2: bench-track alerts (continue-on-error)")
+    check("success" in step_line(out2, "Save the tracked series"), "run 2: the series is saved all the same")
+    check("failure" in step_line(out2, "Decide") and "::error title=Benchmarks::" in out2, "run 2: the last step fails the job")
+    s = series_of(e[-1][1]) if e else []
+    check(len(e) == 2 and len(s) == 2 and s[0]["commit"]["id"] == sha1 and s[1]["commit"]["id"] == sha2
+          and same_values(values(s[1]["benches"]), v1015),
+          f"run 2: the saved series has 2 entries, the last run 2's values ({len(e)} cache entries, {len(s)} points)")
+    summary = summary_of(state, out2)
+    check(f"against {(sha1 or '')[:12]}" in summary and "**ERROR**" in summary, "run 2: the step summary shows the alert")
+
+    rc, out3 = rehearse(WORKFLOW, state, args(x1015))
+    sha3 = header_sha(out3)
+    e = entries(state)
+    summary = summary_of(state, out3)
+    check(rc == 0 and "job bench: success" in out3, f"run 3 (x1.015 again): the job passes: exit {rc}" + ("" if rc == 0 else "\n" + out3))
+    check(f"against {(sha2 or '')[:12]}" in summary and "**ERROR**" not in summary,
+          "run 3: compared with run 2 (the run that alerted), no alert")
+    check(len(e) == 3 and len(series_of(e[-1][1])) == 3, f"run 3: the series has 3 points ({len(e)} cache entries)")
+    check(len({sha1, sha2, sha3}) == 3 and None not in (sha1, sha2, sha3), "three runs, three commits")
+
+    # The teeth: the combined actions/cache saves only when the job succeeded.
+    import yaml
+    import ci_rehearse
+    with open(WORKFLOW) as f:
+        wf = ci_rehearse.load_yaml(f.read())
+    steps = next(iter(wf["jobs"].values()))["steps"]
+    restore = next(st for st in steps if st.get("id") == "restore")
+    restore["uses"] = "actions/cache@" + restore["uses"].split("@", 1)[1]
+    steps[:] = [st for st in steps if not str(st.get("uses", "")).startswith("actions/cache/save@")]
+    teeth = os.path.join(tmp, "bench-combined-cache.yml")
+    with open(teeth, "w") as f:
+        yaml.safe_dump(wf, f, sort_keys=False)
+    rc, t2 = rehearse(teeth, teeth_state, args(x1015))
+    check(rc == 1 and "Post Restore the tracked series: skipped" in t2,
+          f"teeth, run 2: the job fails and the combined cache's post step is skipped: exit {rc}" + ("" if rc == 1 else "\n" + t2))
+    check(len(entries(teeth_state)) == 1, f"teeth, run 2: nothing saved ({len(entries(teeth_state))} cache entries)")
+    rc, t3 = rehearse(teeth, teeth_state, args(x1015))
+    summary = summary_of(teeth_state, t3)
+    check(rc == 1 and f"against {(sha1 or '')[:12]}" in summary and "**ERROR**" in summary,
+          f"teeth, run 3: run 2's point lost, it alerts again against run 1: exit {rc}")
+
+
+def main(argv):
+    Parser("ci_rehearse_selftest.py", __doc__).parse_args(argv[1:])
+    import ci_rehearse
+    try:
+        ci_rehearse.repo_root()
+        import yaml  # noqa: F401
+    except (ci_rehearse.Skip, ImportError) as e:
+        print(f"rehearsal: SKIPPED: {e}")
+        return 77
+    check = Checks()
+    t0 = time.monotonic()
+    with tempfile.TemporaryDirectory(prefix="ci-rehearse-test-") as tmp:
+        for name, test in (("units", test_units), ("refusals", test_refusals), ("tracking", test_tracking)):
+            os.makedirs(os.path.join(tmp, name))
+            test(check, os.path.join(tmp, name))
+    took = time.monotonic() - t0
+    print("rehearsal: " + ("FAILED: " + "; ".join(check.failures) if check.failures else f"passed ({took:.0f} s)"))
+    return 1 if check.failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv))

@@ -1,7 +1,11 @@
 """The builds behind scripts/bench-history: each commit checked out in a git worktree
 (DIR/worktrees/), its benchmarks built (Release, g++-12, through ccache) and run with
 repetitions, instructions counted (scripts/bench-count), and one history record made
-of it (bench_history.record_from_run); or the same for the current checkout."""
+of it (bench_history.record_from_run); or the same for the current checkout.
+
+  python3 scripts/bench_build.py suite BINARY REPETITIONS REGEX OUT.json
+runs the suite's one command line (suite_command) once, its console output on stdout
+(scripts/bench does).  Exit: the suite's; 2 usage."""
 import datetime
 import os
 import subprocess
@@ -109,12 +113,14 @@ def record_here(out_dir, reps, regex, count):
 
 
 def main(argv):
-    """`python3 scripts/bench_build.py suite BINARY REPETITIONS REGEX OUT.json`: the suite's
-    command (suite_command) run once, its console output on stdout (scripts/bench)."""
-    if len(argv) != 6 or argv[1] != "suite":
-        print("usage: bench_build.py suite BINARY REPETITIONS REGEX OUT.json", file=sys.stderr)
-        return bh_io.EXIT_BAD
-    return subprocess.run(suite_command(argv[2], int(argv[3]), argv[4], argv[5])).returncode
+    p = bh_io.Parser("bench_build.py", __doc__)
+    p.add_argument("what", choices=("suite",))
+    p.add_argument("binary")
+    p.add_argument("repetitions", type=bh_io.positive_int)
+    p.add_argument("regex")
+    p.add_argument("out", metavar="OUT.json")
+    a = p.parse_args(argv[1:])
+    return subprocess.run(suite_command(a.binary, a.repetitions, a.regex, a.out)).returncode
 
 
 if __name__ == "__main__":

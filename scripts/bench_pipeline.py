@@ -18,7 +18,6 @@ run, the way .github/workflows/bench.yml and ./scripts/run use them.
 6. bench-history: the run made a history record (as --here does), appended, drawn and
    exported.
 Exit 0 all held; 1 one did not (each named); 2 usage."""
-import argparse
 import json
 import os
 import subprocess
@@ -45,10 +44,9 @@ def script(name, *args):
 
 
 def main(argv):
-    p = argparse.ArgumentParser(prog="bench_pipeline.py", description=__doc__,
-                                formatter_class=argparse.RawDescriptionHelpFormatter)
+    p = bench_io.Parser("bench_pipeline.py", __doc__)
     p.add_argument("--bin", required=True)
-    p.add_argument("--reps", type=int, default=2)
+    p.add_argument("--reps", type=bench_io.positive_int, default=2)
     p.add_argument("--count", default=DEFAULT_COUNT)
     a = p.parse_args(argv[1:])
     check = Checks()

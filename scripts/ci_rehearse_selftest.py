@@ -25,7 +25,14 @@ expression evaluator, the file commands and the usage errors in-process or witho
 clone, and the github-action-benchmark simulation on a workflow of its own: with both
 alert flags off it compares nothing (as the action's handleAlert returns first), with
 fail-on-alert it warns and fails the step, summary-always writes the comparison,
-max-items-in-chart trims the series.
+max-items-in-chart trims the series; a data file that is not JSON starts it empty and
+the previous suite is the last of another commit.  A planted workflow whose steps each
+fail unless their feature works (GITHUB_ENV, GITHUB_PATH, the shells, working-directory,
+timeout-minutes, --job, --matrix, --ref, --sha, --secret, --keep, upload-artifact, the
+actions that cannot be rehearsed), the caches (exact key, absolute paths, another path
+list or ref, a key saved twice, the combined action's post step), exit 77 outside a
+checkout, and bench.yml's other decisions (times only warn, the gate alone fails, a
+re-recorded baseline accepted, a benchmark step that fails).
 
 Prints "rehearsal: passed" and the time taken.  Exit 0 passed; 1 a check failed;
 2 usage; 77 skipped (not in a git checkout, or no PyYAML).
@@ -196,6 +203,33 @@ def test_units(check, tmp):
     check(found == ["d/.h", "d/x.txt"], f"a folder with its files, hidden ones too, a negated glob left out: {found}")
 
 
+def test_expressions(check, tmp):
+    """<= and >=, join(), the status functions of a passing and a failed job, and the
+    contexts env, secrets, runner, job, strategy, inputs and vars."""
+    import ci_rehearse as cr
+    ctx = {"github": {}, "env": {"A": "x"}, "steps": {}, "matrix": {}, "secrets": {"S": "v"}, "runner": {"os": "Linux"},
+           "job": {"status": "success"}, "strategy": {"job-index": 0}, "inputs": {"i": "1"}, "vars": {"V": "w"}}
+    ev = cr.Evaluator(ctx, lambda: "success", lambda pats: "H")
+    for text, want in (("2 <= 2", True), ("3 <= 2", False), ("2 >= 3", False), ("3 >= 3", True), ("always()", True),
+                       ("failure()", False), ("join(fromJSON('[\"a\",\"b\"]'), '-')", "a-b"), ("join(fromJSON('[1,2]'))", "1,2"),
+                       ("env.A", "x"), ("secrets.S", "v"), ("runner.os", "Linux"), ("job.status", "success"),
+                       ("strategy.job-index", 0), ("inputs.i", "1"), ("vars.V", "w")):
+        try:
+            got = ev.eval(cr.parse_expression(text))
+        except cr.ExprError as e:
+            got = f"error: {e}"
+        check(got == want, f"${{{{ {text} }}}} = {got!r}" + ("" if got == want else f", not {want!r}"))
+    failed = cr.Evaluator(ctx, lambda: "failure", lambda pats: "H")
+    got = [failed.eval(cr.parse_expression(t)) for t in ("failure()", "success()", "always()", "cancelled()")]
+    check(got == [True, False, True, False], f"a failed job: failure() true, success() false, always() true: {got}")
+    try:
+        cr.check_names(cr.parse_expression("env.A && secrets.S && runner.os && job.status && strategy.job-index && inputs.i "
+                                           "&& vars.V && always() && failure() && join('a')"))
+        check(True, "the contexts env, secrets, runner, job, strategy, inputs, vars and always(), failure(), join() are known")
+    except cr.ExprError as e:
+        check(False, f"a known context or function refused: {e}")
+
+
 def test_refusals(check, tmp):
     """Workflows a rehearsal must refuse before it runs anything (exit 2, naming why)."""
     state = os.path.join(tmp, "state")
@@ -354,6 +388,335 @@ def test_gab(check, tmp):
           f"gab: max-items-in-chart 1 keeps the last point only ({len(kept)}), the other series both ({len(both)})")
 
 
+# -------------------------------------------------------- the runner's features --
+FEATURES_WORKFLOW = """on: push
+jobs:
+  other:
+    runs-on: ubuntu-latest
+    steps:
+      - run: exit 1
+  features:
+    runs-on: ubuntu-latest
+    strategy:
+      matrix:
+        suite: [a, b]
+    steps:
+      - name: file commands
+        run: |
+          echo "FOO=bar" >> "$GITHUB_ENV"
+          mkdir -p "$RUNNER_TEMP/bin"
+          printf '#!/bin/sh\\necho tool-ran\\n' > "$RUNNER_TEMP/bin/mytool"
+          chmod +x "$RUNNER_TEMP/bin/mytool"
+          echo "$RUNNER_TEMP/bin" >> "$GITHUB_PATH"
+      - name: GITHUB_ENV and GITHUB_PATH reach a later step
+        run: test "$FOO" = bar && mytool | grep -q tool-ran
+      - name: shell sh
+        shell: sh
+        run: test -z "${BASH_VERSION:-}"
+      - name: shell python
+        shell: python
+        run: |
+          import sys
+          sys.exit(0 if sys.version_info[0] == 3 else 1)
+      - name: shell template
+        shell: env TEMPLATE_OK=1 bash -e {0}
+        run: test "$TEMPLATE_OK" = 1
+      - name: working-directory
+        working-directory: scripts
+        run: test "$(basename "$PWD")" = scripts && test -f lib/common.sh
+      - name: timeout-minutes
+        timeout-minutes: 0.03
+        continue-on-error: true
+        run: sleep 30
+      - name: matrix, ref, sha and secret
+        env:
+          TOK: ${{ secrets.TOK }}
+        run: |
+          test "${{ matrix.suite }}" = b
+          test "$GITHUB_REF" = refs/heads/feature
+          test "$GITHUB_SHA" = abcdef1234567 && test "${{ github.sha }}" = abcdef1234567
+          test "$TOK" = s3cret-value && echo "the secret: $TOK"
+      - name: upload
+        uses: actions/upload-artifact@v4
+        with:
+          name: art
+          path: scripts/campaign.py
+      - name: upload again
+        continue-on-error: true
+        uses: actions/upload-artifact@v4
+        with:
+          name: art
+          path: scripts/campaign.py
+      - name: upload again, overwrite
+        uses: actions/upload-artifact@v4
+        with:
+          name: art
+          path: scripts/campaign.py
+          overwrite: true
+      - name: upload nothing
+        continue-on-error: true
+        uses: actions/upload-artifact@v4
+        with:
+          name: none
+          path: no-such-file
+          if-no-files-found: error
+      - name: codeql
+        continue-on-error: true
+        uses: github/codeql-action/upload-sarif@v3
+      - name: clusterfuzzlite
+        continue-on-error: true
+        uses: google/clusterfuzzlite/actions/build_fuzzers@v1
+      - name: docker
+        continue-on-error: true
+        uses: docker://alpine:3
+      - name: local
+        continue-on-error: true
+        uses: ./.github/actions/none
+      - name: unknown
+        continue-on-error: true
+        uses: actions/setup-node@v4
+      - name: bencher
+        uses: bencherdev/bencher@v0.6.12
+"""
+
+
+def run_id_of(out):
+    for line in out.split("\n"):
+        if line.startswith("rehearsal: ") and "(run " in line:
+            return line.split("(run ", 1)[1].split(",")[0]
+    return None
+
+
+def test_features(check, tmp):
+    """One rehearsal of a planted workflow whose steps each fail unless the feature they
+    use works: GITHUB_ENV and GITHUB_PATH, the shells, working-directory,
+    timeout-minutes, --job, --matrix, --ref, --sha, --secret (masked), --keep; the
+    upload-artifact rules; the actions that cannot be rehearsed; Bencher's step."""
+    wf = os.path.join(tmp, "features.yml")
+    with open(wf, "w") as f:
+        f.write(FEATURES_WORKFLOW)
+    state = os.path.join(tmp, "state")
+    rc, out = rehearse(wf, state, ["--job", "features", "--matrix", "suite=b", "--ref", "refs/heads/feature",
+                                   "--sha", "abcdef1234567", "--secret", "TOK=s3cret-value", "--keep", "--verbose"])
+    want = {"GITHUB_ENV and GITHUB_PATH reach a later step": "success", "shell sh": "success", "shell python": "success",
+            "shell template": "success", "working-directory": "success", "matrix, ref, sha and secret": "success",
+            "upload": "success", "upload again, overwrite": "success", "upload again": "failure",
+            "upload nothing": "failure", "codeql": "failure", "clusterfuzzlite": "failure", "docker": "failure",
+            "local": "failure", "unknown": "failure", "bencher": "success"}
+    for name, outcome in want.items():
+        line = step_line(out, f"{name}: ")
+        check(f"] {name}: {outcome} (" in line, f"features, step '{name}': {outcome}: {line!r}" + ("" if line else "\n" + out))
+    check("timed out, continue-on-error" in step_line(out, "timeout-minutes: "), f"features: timeout-minutes stops a step: "
+          f"{step_line(out, 'timeout-minutes: ')!r}")
+    check(rc == 0 and "job features (b): success" in out, f"features: --job picks the job, --matrix its combination: exit {rc}")
+    check("s3cret-value" not in out and "the secret: ***" in out, "features: --secret reaches secrets.TOK, masked in the output")
+    check("(409) Conflict" in out and "No files were found with the provided path: no-such-file" in out,
+          "upload-artifact: the same name twice is 409 Conflict, if-no-files-found: error fails")
+    art = os.path.join(state, "artifacts", f"run-{run_id_of(out)}", "art", "campaign.py")
+    check(os.path.isfile(art), f"upload-artifact: the file in STATE/artifacts/run-<id>/<name>/: {art}")
+    check(all(x in out for x in ("github/codeql-action/upload-sarif uploads to GitHub code scanning: not rehearsable",
+                                 "google/clusterfuzzlite/actions/build_fuzzers runs ClusterFuzzLite's containers: not rehearsable",
+                                 "docker://alpine:3: a container action is not rehearsable",
+                                 "./.github/actions/none: a local action is not rehearsable",
+                                 "actions/setup-node: no simulation of this action")),
+          "codeql, clusterfuzzlite, docker:// and local actions fail saying they are not rehearsable, another action too")
+    check("would install the bencher CLI" in out, "bencherdev/bencher says it would install the CLI")
+    clone = next((x.split("the clone: ", 1)[1] for x in out.split("\n") if "the clone: " in x), None)
+    check(clone is not None and os.path.isdir(os.path.join(clone, "scripts")), f"--keep keeps the clone: {clone}")
+    if clone and os.path.isdir(clone):
+        shutil.rmtree(os.path.dirname(os.path.dirname(os.path.dirname(clone))), ignore_errors=True)
+
+
+CACHE_WORKFLOW = """on: push
+jobs:
+  c:
+    runs-on: ubuntu-latest
+    strategy:
+      matrix:
+        phase: [save, restore]
+    steps:
+      - if: matrix.phase == 'save'
+        run: mkdir -p cdir {abs} && echo one > cdir/f.txt && echo abs > {abs}/f.txt
+      - name: save
+        if: matrix.phase == 'save'
+        uses: actions/cache/save@v4
+        with:
+          key: k-1
+          path: |
+            cdir
+            {abs}/f.txt
+      - name: save the same key again
+        if: matrix.phase == 'save'
+        uses: actions/cache/save@v4
+        with:
+          key: k-1
+          path: |
+            cdir
+            {abs}/f.txt
+      - name: combined
+        if: matrix.phase == 'save'
+        uses: actions/cache@v4
+        with:
+          key: k-2
+          path: cdir
+      - id: exact
+        if: matrix.phase == 'restore'
+        uses: actions/cache/restore@v4
+        with:
+          key: k-1
+          path: |
+            cdir
+            {abs}/f.txt
+      - name: exact hit
+        if: matrix.phase == 'restore'
+        run: test "${{{{ steps.exact.outputs.cache-hit }}}}" = true && grep -q one cdir/f.txt && grep -q abs {abs}/f.txt
+      - id: other
+        if: matrix.phase == 'restore'
+        uses: actions/cache/restore@v4
+        with:
+          key: k-1
+          path: other-dir
+      - name: another path list restores nothing
+        if: matrix.phase == 'restore'
+        run: test -z "${{{{ steps.other.outputs.cache-hit }}}}" && test ! -e other-dir
+"""
+
+
+def test_cache(check, tmp):
+    """actions/cache: save (an absolute path too), the same key again (a warning, the
+    step passes), the combined action's post step saving on success; restore by the
+    exact key (cache-hit 'true', the absolute path back), nothing for another path list,
+    nothing from another ref."""
+    absdir = os.path.join(tmp, "absolute")
+    wf = os.path.join(tmp, "cache.yml")
+    with open(wf, "w") as f:
+        f.write(CACHE_WORKFLOW.format(abs=absdir))
+    state = os.path.join(tmp, "state")
+    rc, out = rehearse(wf, state, ["--matrix", "phase=save", "--ref", "refs/heads/feature"])
+    keys = sorted(m["key"] for m, _ in entries(state))
+    check(rc == 0 and keys == ["k-1", "k-2"], f"cache, saving: k-1 saved, and k-2 by the combined action's post step: {rc} {keys}"
+          + ("" if rc == 0 else "\n" + out))
+    check("success" in step_line(out, "save the same key again: ") and "Cache save failed." in out,
+          "cache/save of a key that exists: a warning, the step passes")
+    check("success" in step_line(out, "Post combined: "), f"the combined cache's post step runs on success: {step_line(out, 'Post combined')!r}")
+    os.unlink(os.path.join(absdir, "f.txt"))
+    rc, out = rehearse(wf, state, ["--matrix", "phase=restore", "--ref", "refs/heads/other"])
+    check(rc == 1 and "failure" in step_line(out, "exact hit: ") and not os.path.exists(os.path.join(absdir, "f.txt")),
+          f"cache/restore from another ref (not main): nothing restored: {rc} {step_line(out, 'exact hit: ')!r}")
+    rc, out = rehearse(wf, state, ["--matrix", "phase=restore", "--ref", "refs/heads/feature"])
+    check(rc == 0 and "success" in step_line(out, "exact hit: ") and os.path.exists(os.path.join(absdir, "f.txt")),
+          f"cache/restore by the exact key: cache-hit 'true', the files and the absolute path restored: {rc}" + ("" if rc == 0 else "\n" + out))
+    check("success" in step_line(out, "another path list restores nothing: "), "cache/restore of the key with another path list: no hit")
+
+
+GAB_PREVIOUS_WORKFLOW = """on: push
+jobs:
+  j:
+    runs-on: ubuntu-latest
+    steps:
+      - id: plant
+        run: echo planted
+      - name: track
+        uses: benchmark-action/github-action-benchmark@a60cea5bc7b49e15c1f58f411161f99e0df48372 # v1.22.0
+        with:
+          tool: customSmallerIsBetter
+          output-file-path: out.json
+          external-data-json-path: {data}
+          alert-threshold: '150%'
+          fail-on-alert: true
+"""
+
+
+def test_gab_previous(check, tmp):
+    """github-action-benchmark: a data file that is not JSON warns and starts empty; the
+    previous suite is the last of another commit (run 3 of the same commit as run 2 is
+    compared with run 1: no alert; against run 2 it would alert)."""
+    data = os.path.join(tmp, "data.json")
+    with open(data, "w") as f:
+        f.write("not json")
+    wf = os.path.join(tmp, "gab-previous.yml")
+    with open(wf, "w") as f:
+        f.write(GAB_PREVIOUS_WORKFLOW.format(data=data))
+    state = os.path.join(tmp, "state")
+
+    def run(value, *args):
+        return rehearse(wf, state, ["--replace", f"plant=echo '[{{\"name\": \"BM_X\", \"unit\": \"ns\", \"value\": {value}}}]' > out.json",
+                                    *args])
+    rc, out = run(160)
+    with open(data) as f:
+        n = len(json.load(f)["entries"]["Benchmark"])
+    check(rc == 0 and "Could not find external JSON file" in out and n == 1,
+          f"gab: a data file that is not JSON: a warning, the series starts empty ({n} entry): exit {rc}")
+    same = "b" * 40
+    rc2, _ = run(100, "--sha", same)
+    rc3, out3 = run(200, "--sha", same)
+    check(rc2 == 0 and rc3 == 0 and "Performance alert!" not in out3,
+          f"gab: the previous suite is the last of another commit (200 against 160, not 100 of the same commit): {rc2} {rc3}")
+
+
+def test_skip(check, tmp):
+    """Outside a git checkout a rehearsal is skipped: exit 77."""
+    copy = os.path.join(tmp, "scripts")
+    os.makedirs(copy)
+    for name in ("ci_rehearse.py", "bench_io.py"):
+        shutil.copy(os.path.join(HERE, name), copy)
+    wf = os.path.join(tmp, "wf.yml")
+    with open(wf, "w") as f:
+        f.write("on: push\njobs:\n  j:\n    runs-on: ubuntu-latest\n    steps:\n      - run: 'true'\n")
+    p = subprocess.run([sys.executable, os.path.join(copy, "ci_rehearse.py"), wf], capture_output=True, text=True, cwd=tmp)
+    check(p.returncode == 77 and "SKIPPED" in p.stdout and "not in a git checkout" in p.stdout,
+          f"a copy of the scripts outside a git checkout: exit 77, skipped: {p.returncode} {p.stdout.strip()!r}")
+
+
+# ------------------------------------------------------------ bench.yml's decisions --
+def plant_run(tmp, name, counts=1.0, times=1.0):
+    """A run: the baseline with every instruction count x counts, every time x times."""
+    with open(os.path.join(ROOT, "bench", "baselines", "baseline.json")) as f:
+        run = json.load(f)
+    for b in run["benchmarks"]:
+        if "instructions" in b:
+            b["instructions"] = b["instructions"] * counts
+        for k in ("cpu_time", "real_time"):
+            if isinstance(b.get(k), (int, float)) and b.get("aggregate_name") not in ("cv", "stddev"):
+                b[k] = b[k] * times
+    path = os.path.join(tmp, f"{name}.json")
+    with open(path, "w") as f:
+        json.dump(run, f)
+    return path
+
+
+def test_decisions(check, tmp):
+    """bench.yml's other decisions: times +60 % over the previous push warn (the job
+    passes); a count 3 % over the committed baseline fails the job by the gate alone; a
+    count over the previous push accepted when the baseline was re-recorded to it; a
+    benchmark step that fails fails the job ("did not run")."""
+    skips = package_steps(WORKFLOW)
+    common = [a for s in skips for a in ("--skip", s)]
+
+    def args(run, rerecord=False):
+        cmd = f"mkdir -p out && cp {shlex.quote(run)} out/bench.json && echo planted > out/bench.txt"
+        if rerecord:
+            cmd += f" && cp {shlex.quote(run)} bench/baselines/baseline.json"
+        return common + ["--replace", f"bench={cmd}"]
+    state = os.path.join(tmp, "state")
+    rc, out = rehearse(WORKFLOW, state, args(plant_run(tmp, "seed")))
+    check(rc == 0, f"decisions, run 1: the series seeded: exit {rc}" + ("" if rc == 0 else "\n" + out))
+    rc, out = rehearse(WORKFLOW, state, args(plant_run(tmp, "slower", counts=1.015, times=1.6)))
+    check(rc == 0 and "::warning title=neffbar median cpu time%3A +50 %25::" in out,
+          f"decisions, run 2 (times x1.6, counts +1.5 %): a warning, the job passes: exit {rc}" + ("" if rc == 0 else "\n" + out))
+    rc, out = rehearse(WORKFLOW, state, args(plant_run(tmp, "over", counts=1.03)))
+    decided = [x.strip() for x in out.split("\n") if x.strip().startswith("::error title=Benchmarks::")]
+    check(rc == 1 and decided == ["::error title=Benchmarks::the gate against bench/baselines/baseline.json: failure;"],
+          f"decisions, run 3 (counts +3 % over the baseline, +1.5 % over run 2): the gate alone fails the job: exit {rc}")
+    rc, out = rehearse(WORKFLOW, state, args(plant_run(tmp, "accepted", counts=1.06), rerecord=True))
+    check(rc == 0 and "::notice title=neffbar instructions per operation%3A +2 %25 accepted::" in out,
+          f"decisions, run 4 (+2.9 % over run 3, the baseline re-recorded to it): accepted, the job passes: exit {rc}"
+          + ("" if rc == 0 else "\n" + out))
+    rc, out = rehearse(WORKFLOW, state, common + ["--replace", "bench=false"])
+    check(rc == 1 and "the benchmarks did not run (failure)" in out,
+          f"decisions, run 5 (the benchmark step fails): the job fails, 'the benchmarks did not run': exit {rc}")
+
+
 def main(argv):
     Parser("ci_rehearse_selftest.py", __doc__).parse_args(argv[1:])
     import ci_rehearse
@@ -366,8 +729,9 @@ def main(argv):
     check = Checks()
     t0 = time.monotonic()
     with tempfile.TemporaryDirectory(prefix="ci-rehearse-test-") as tmp:
-        for name, test in (("units", test_units), ("refusals", test_refusals), ("gab", test_gab),
-                           ("tracking", test_tracking)):
+        for name, test in (("units", test_units), ("expressions", test_expressions), ("refusals", test_refusals), ("skip", test_skip), ("gab", test_gab),
+                           ("gab-previous", test_gab_previous), ("features", test_features), ("cache", test_cache),
+                           ("tracking", test_tracking), ("decisions", test_decisions)):
             os.makedirs(os.path.join(tmp, name))
             test(check, os.path.join(tmp, name))
     took = time.monotonic() - t0

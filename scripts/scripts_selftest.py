@@ -17,10 +17,19 @@ called, and with no PYTHONDONTWRITEBYTECODE:
   its end on stderr, its exit code returned; a passing one silent;
 - scripts/run with a fake neffbar and fake steps: the hypothesis matrix run once, as
   JSON, its counts on the summary; nothing written outside out/;
-- campaign.py on good and bad JSON;
-- the checks have teeth: planted scripts that install, write, use another shebang,
-  print a fixed line range as help, accept an unknown option, or leave a __pycache__
-  behind are each caught.
+- campaign.py on good and bad JSON; fuzz_speed.py on fake fuzzers;
+- lib/common.sh's usage_error, die, opt_uint and run_logged's tail; ctest's exit-code
+  wrapper (scripts/CMakeLists.txt) on a self-test that exits 1 after its pass line; a
+  broken pipe on stdout;
+- the bash entry points on fake tools (cmake, ctest, apt-get, the build outputs, the
+  fuzz targets, the llvm tools): run's options and failures, bench, test, deps, props,
+  make-corpus, spin-compare, coverage, fuzz (usage errors, --reproduce, a campaign that
+  crashes, --merge, --speed), check-workflows' exits 77 and 1 and its .cjs usage errors;
+- the checks have teeth: planted scripts that install, write, remove, change, write to
+  HOME or TMPDIR, use another shebang, print a fixed line range as help, print it on
+  stderr, exit 1 on --help, lack their docstring's first line, accept an unknown
+  option, print a usage error on two lines, on stdout or without the option, leave a
+  __pycache__ behind, or import a sibling without their sys.path line are each caught.
 Prints ok/FAIL per check and "scripts self-test: passed" at the end; exit 1 on a FAIL.
 """
 import ast
@@ -213,6 +222,15 @@ def usage_problems(scratch, name, kind, args, option):
     return problems + effects
 
 
+def load_problem(path, cwd):
+    """None when the module at `path` loads by its path alone, from `cwd`, with nothing of
+    scripts/ on sys.path (-I); else the last line of its error."""
+    p = subprocess.run([sys.executable, "-I", "-B", "-c", "import importlib.util as u, sys\n"
+                        "s = u.spec_from_file_location('m', sys.argv[1]); s.loader.exec_module(u.module_from_spec(s))", path],
+                       cwd=cwd, capture_output=True, text=True)
+    return (p.stderr.strip().splitlines() or ["exit %d" % p.returncode])[-1] if p.returncode else None
+
+
 def test_scripts(check, tmp):
     scratch = Scratch(tmp)
     found = scripts_of(os.path.join(scratch.root, "scripts"))
@@ -236,12 +254,8 @@ def test_scripts(check, tmp):
     # Every module loads by its path alone, from another folder, with nothing of scripts/
     # on sys.path (-I): each puts its own folder there before it imports its siblings.
     for name in sorted(n for n in os.listdir(os.path.join(scratch.root, "scripts")) if n.endswith(".py")):
-        path = os.path.join(scratch.root, "scripts", name)
-        p = subprocess.run([sys.executable, "-I", "-B", "-c", "import importlib.util as u, sys\n"
-                            "s = u.spec_from_file_location('m', sys.argv[1]); s.loader.exec_module(u.module_from_spec(s))", path],
-                           cwd=tmp, capture_output=True, text=True)
-        check(p.returncode == 0, f"{name} loads by its path from another folder"
-              + (f": {p.stderr.strip().splitlines()[-1]}" if p.returncode else ""))
+        problem = load_problem(os.path.join(scratch.root, "scripts", name), tmp)
+        check(problem is None, f"{name} loads by its path from another folder" + (f": {problem}" if problem else ""))
     missing = set(BAD_VALUES) - set(names)
     check(not missing, "every script with bad values listed exists" + (f": not {sorted(missing)}" if missing else ""))
 
@@ -264,40 +278,7 @@ def test_run_logged(check, tmp):
 def test_run(check, tmp):
     """scripts/run end to end on fakes: the matrix once, as JSON; nothing outside out/."""
     scratch = Scratch(tmp)
-    bin_dir = os.path.join(tmp, "fakebin")
-    os.makedirs(bin_dir)
-    calls = os.path.join(tmp, "neffbar.calls")
-    write(os.path.join(bin_dir, "cmake"), '#!/bin/sh\n[ "$1" = -P ] && echo "decode json"\nexit 0\n', 0o755)
-    for name, body in (("deps", ""), ("props", 'echo "[       OK ] Props.A"'),
-                       ("fuzz", 'mkdir -p out/fuzz; printf "target\\texecs\\n" > out/fuzz/summary.tsv'),
-                       ("coverage", 'echo "coverage: lines 96.1%, branches 80%"'),
-                       ("mutate", 'echo "mutation score: 1/1 -- fake"'),
-                       ("test", '[ "$1" = --slow ] || exit 3; echo "1/2 Test #1: oss_fuzz_build ...   Passed"; '
-                                'echo "2/2 Test #2: afl_build_and_run ...   Passed"'),
-                       ("bench-history", 'mkdir -p out/bench-history; echo "{}" > out/bench-history/history.jsonl; '
-                                         'echo "change points: 0"')):
-        write(scratch.path(name), f'#!/usr/bin/env bash\ncd "$(dirname "$0")/.."\n{body}\n', 0o755)
-    rows = [{"verdict": "OK", "lowering": "table"}, {"verdict": "OK", "lowering": "table"},
-            {"verdict": "DEADLOCK", "lowering": "hierarchical"}]
-    nb = os.path.join(scratch.root, "build", "gcc", "core", "neffbar")
-    os.makedirs(os.path.dirname(nb))
-    write(nb, f"""#!/usr/bin/env bash
-echo "$*" >> {calls}
-out=
-for a in "$@"; do [ "${{prev:-}}" = -o ] && out=$a; prev=$a; done
-case "$1" in
-  encode) if [ "$2" = - ]; then cat; else cp "$2" "$out"; fi ;;
-  decode) cat "$3" ;;
-  hypotheses)
-    if [[ " $* " == *" --full "* ]]; then printf '| lowering | fabric |\\n|---|---|\\n\\n| 1x1 | on |\\n' > "$out"
-    elif [[ " $* " == *" --json "* ]]; then echo '{json.dumps(rows)}' > "${{out:-/dev/stdout}}"
-    else echo '| 1x1 | on | 1 | ge | one | per_peer | table | code | ctx | OK | holds |'; fi ;;
-  check) echo '{{"verdict": "OK", "exact": true}}' > "$out" ;;
-esac
-""", 0o755)
-    os.makedirs(os.path.join(scratch.root, "corpus", "examples"))
-    write(os.path.join(scratch.root, "corpus", "examples", "a.json"), "{}\n")
-    env = dict(scratch.env, PATH=bin_dir + os.pathsep + os.environ.get("PATH", ""))
+    env, _, calls = run_fakes(scratch, tmp)
     outside = {p: v for p, v in snapshot(scratch.root).items() if not p.startswith(os.path.join(scratch.root, "out"))}
     rc, out, err, _ = scratch.run("run", "bash", ["--seconds", "10", "--cases", "1", "--mutants", "1"], env=env)
     report = os.path.join(scratch.root, "out", "report.md")
@@ -340,7 +321,9 @@ def test_campaign(check, tmp):
              "d.json: not JSON: duplicate key"),
             ("not JSON", ["get", put("n.json", "{"), "verdict"], "n.json: not JSON"),
             ("a missing key", ["get", put("k.json", "{}"), "verdict"], "k.json: no key 'verdict'"),
-            ("a missing file", ["get", os.path.join(tmp, "absent.json"), "x"], "absent.json: no such file")):
+            ("a missing file", ["get", os.path.join(tmp, "absent.json"), "x"], "absent.json: no such file"),
+            ("a row without a lowering", ["matrix", put("l.json", '[{"verdict": "OK"}]')], "l.json: [0].lowering"),
+            ("get on a list", ["get", put("g.json", '[{"verdict": "OK"}]'), "verdict"], "g.json: expected a JSON object")):
         rc, out, err = get(*args)
         check(rc == 2 and not out and err.count("\n") == 1 and expect in err, f"campaign.py, {what}: exit {rc}, {err.strip()!r}")
 
@@ -412,13 +395,667 @@ def test_fuzz_speed(check, tmp):
           f"fuzz_speed.py 0.3 s on a fake fuzzer: 1002 execs, 2 at INITED, 1000 in >= 0.3 CPU s, their rate: {p.stdout.strip()!r} {p.stderr.strip()[-120:]!r}")
     p = speed("0")
     check(p.returncode == 2 and "not a positive number" in p.stderr, f"fuzz_speed.py 0 seconds: exit 2: {p.returncode}")
+    write(fake, "import sys\nsys.stderr.write('INFO: Seed: 1\\n==1== ERROR: deadly signal\\n')\nsys.exit(1)\n")
+    p = speed("0.3")
+    check(p.returncode == 0 and p.stdout == "\t".join(["?"] * 6) + "\n",
+          f"fuzz_speed.py on a target that dies before INITED: '?' in every field, exit 0: {p.returncode} {p.stdout!r}")
+
+
+# ----------------------------------------------------------- fakes for the bash scripts --
+FAKE_CMAKE = """#!/bin/sh
+echo "cmake $*" >> "$FAKE_LOG"
+[ "$1" = -P ] && { echo "decode json"; exit 0; }
+[ "$1" = --build ] && exit "${FAKE_BUILD_RC:-0}"
+exit "${FAKE_CMAKE_RC:-0}"
+"""
+
+
+def fake_tools(scratch, tmp, tools):
+    """A folder of fake commands (name -> sh body after the shebang) ahead of the shims
+    on the PATH; each may log to $FAKE_LOG.  Returns (env, the log's path)."""
+    bin_dir = os.path.join(tmp, "fakebin")
+    os.makedirs(bin_dir, exist_ok=True)
+    for name, body in tools.items():
+        write(os.path.join(bin_dir, name), body if body.startswith("#!") else "#!/bin/sh\n" + body, 0o755)
+    log = os.path.join(tmp, "fake.log")
+    open(log, "w").close()
+    env = dict(scratch.env, PATH=bin_dir + os.pathsep + scratch.env["PATH"], FAKE_LOG=log)
+    return env, log
+
+
+def logged(log, prefix):
+    """The lines of the fake log that start with `prefix`, then empties the log."""
+    with open(log) as f:
+        lines = [x for x in f.read().split("\n") if x.startswith(prefix)]
+    open(log, "w").close()
+    return lines
+
+
+def no_deps(scratch):
+    """scripts/deps replaced by a no-op (every build script runs it first)."""
+    write(scratch.path("deps"), "#!/usr/bin/env bash\nexit 0\n", 0o755)
+
+
+def put_file(scratch, rel, text, mode=0o644):
+    path = os.path.join(scratch.root, rel)
+    os.makedirs(os.path.dirname(path), exist_ok=True)
+    write(path, text, mode)
+    return path
+
+
+def read(path):
+    if not os.path.exists(path):
+        return ""
+    with open(path, errors="replace") as f:
+        return f.read()
+
+
+# ------------------------------------------------------------------ scripts/test --
+FAKE_CTEST = 'echo "ctest $*" >> "$FAKE_LOG"\nexit "${FAKE_CTEST_RC:-0}"\n'
+
+
+def test_test_script(check, tmp):
+    """scripts/test on a fake cmake and ctest: the label sets of each mode, the JUnit
+    XML, exit 1 when a test or a build failed, the ::error annotation of a property."""
+    scratch = Scratch(tmp)
+    no_deps(scratch)
+    env, log = fake_tools(scratch, tmp, {"cmake": FAKE_CMAKE, "ctest": FAKE_CTEST})
+    want = {"--quick": [("gcc", "-L", "^(unit|e2e|props)$")], "--slow": [("gcc", "-L", "^slow$")],
+            "": [("gcc", "-LE", "^slow$"), ("asan", "-LE", "^(bench-smoke|props|spin|oss-fuzz|slow)$")]}
+    for mode, runs_wanted in want.items():
+        rc, out, err, _ = scratch.run("test", "bash", [mode] if mode else [], env=env)
+        runs = logged(log, "ctest ")
+        ok = rc == 0 and len(runs) == len(runs_wanted) and all(
+            r.startswith(f"ctest --preset {preset} -j ") and r.endswith(f" {flag} {labels}")
+            for (preset, flag, labels), r in zip(runs_wanted, runs))
+        check(ok, f"test {mode or '(all)'}: ctest {' then '.join(f'--preset {p} {f} {lab}' for p, f, lab in runs_wanted)}: {rc} {runs}")
+    junit = os.path.join(tmp, "junit")
+    rc, *_ = scratch.run("test", "bash", ["--quick"], env=dict(env, NEFFBAR_JUNIT_DIR=junit))
+    runs = logged(log, "ctest ")
+    check(rc == 0 and runs and f"--output-junit {junit}/ctest-gcc-quick.xml" in runs[0],
+          f"test: NEFFBAR_JUNIT_DIR=DIR gives ctest --output-junit DIR/ctest-<name>.xml: {runs}")
+    last = put_file(scratch, "build/gcc/Testing/Temporary/LastTest.log",
+                    f'Command: "{scratch.root}/build/gcc/props/props_tests" "--gtest_also_run_disabled_tests"\n'
+                    'Falsifiable after 3 tests\nRC_PARAMS="reproduce=BchVQ"\n')
+    rc, out, err, _ = scratch.run("test", "bash", ["--quick"], env=dict(env, FAKE_CTEST_RC="8", GITHUB_ACTIONS="true"))
+    check(rc == 1 and '::error title=property failed::RC_PARAMS="reproduce=BchVQ" build/gcc/props/props_tests' in out,
+          f"test: a failing test is exit 1, and a property's reproduce line an ::error annotation: {rc} {out.strip()[-160:]!r}")
+    os.unlink(last)
+    logged(log, "")
+    rc, out, err, _ = scratch.run("test", "bash", ["--quick"], env=dict(env, FAKE_BUILD_RC="5"))
+    check(rc == 1 and not logged(log, "ctest ") and "build-gcc failed (exit 5)" in err,
+          f"test: a build that failed is exit 1, the log's end shown, no test run: {rc} {err.strip()[-120:]!r}")
+
+
+# ------------------------------------------------------------------ scripts/deps --
+FAKE_DEPS_TOOLS = {
+    "dpkg-query": 'for p; do :; done\ncase " $FAKE_MISSING " in *" $p "*) exit 1 ;; esac\nprintf "install ok installed"\n',
+    "apt-get": 'echo "apt-get $*" >> "$FAKE_LOG"\nexit "${FAKE_APT_RC:-0}"\n',
+    "sudo": 'echo "sudo $*" >> "$FAKE_LOG"\nexec "$@"\n',
+    "id": 'echo "${FAKE_UID:-0}"\n',
+    "npm": 'echo "npm $*" >> "$FAKE_LOG"\nexit "${FAKE_NPM_RC:-0}"\n',
+    "node": "exit 1\n",
+}
+
+
+def test_deps(check, tmp):
+    """scripts/deps on a fake dpkg-query, apt-get, sudo, id and npm: only the missing
+    packages installed, through sudo when not root; exit 1 when apt-get fails; an npm
+    failure only warns."""
+    scratch = Scratch(tmp)
+    env, log = fake_tools(scratch, tmp, FAKE_DEPS_TOOLS)
+    rc, out, err, _ = scratch.run("deps", "bash", [], env=dict(env, FAKE_MISSING="spin valgrind", FAKE_UID="1000"))
+    calls = logged(log, "")
+    check(rc == 0 and "sudo apt-get install -y -qq --no-install-recommends spin valgrind" in calls
+          and "apt-get install -y -qq --no-install-recommends spin valgrind" in calls,
+          f"deps: only the missing packages, through sudo when not root: {rc} {[c for c in calls if 'install' in c]}")
+    rc, out, err, _ = scratch.run("deps", "bash", [], env=dict(env, FAKE_MISSING="spin", FAKE_UID="0"))
+    calls = logged(log, "")
+    check(rc == 0 and "apt-get install -y -qq --no-install-recommends spin" in calls and not [c for c in calls if c.startswith("sudo")],
+          f"deps: as root, apt-get itself: {calls}")
+    rc, out, err, _ = scratch.run("deps", "bash", [], env=dict(env, FAKE_MISSING=""))
+    check(rc == 0 and not [c for c in logged(log, "") if "apt-get" in c], "deps: nothing missing, nothing installed")
+    rc, out, err, _ = scratch.run("deps", "bash", [], env=dict(env, FAKE_MISSING="spin", FAKE_APT_RC="100"))
+    check(rc == 1 and "deps-apt-update failed (exit 100)" in err, f"deps: apt-get failing is exit 1: {rc} {err.strip()[-100:]!r}")
+    logged(log, "")
+    rc, out, err, _ = scratch.run("deps", "bash", [], env=dict(env, FAKE_MISSING="", FAKE_NPM_RC="1"))
+    check(rc == 0 and [c for c in logged(log, "npm install") if "yaml@" in c] and "the npm install failed" in err,
+          f"deps: an npm install that fails only warns (exit 0): {rc} {err.strip()[-100:]!r}")
+
+
+# ------------------------------------------------------------------ scripts/props --
+def test_props(check, tmp):
+    """scripts/props: --cases, --seed and --filter reach the property binary (RC_PARAMS,
+    --gtest_filter); exit 1 when a property fails."""
+    scratch = Scratch(tmp)
+    no_deps(scratch)
+    env, log = fake_tools(scratch, tmp, {"cmake": FAKE_CMAKE})
+    put_file(scratch, "build/gcc/props/props_tests", '#!/bin/sh\necho "RC_PARAMS=$RC_PARAMS $*"\nexit "${FAKE_PROPS_RC:-0}"\n', 0o755)
+    rc, out, err, _ = scratch.run("props", "bash", ["--cases", "7", "--seed", "42", "--filter", "Props.P1*"], env=env)
+    check(rc == 0 and "RC_PARAMS=max_success=7 seed=42 --gtest_filter=Props.P1*" in out,
+          f"props: --cases and --seed reach rapidcheck, --filter gtest: {rc} {out.strip()[-100:]!r}")
+    rc, out, err, _ = scratch.run("props", "bash", ["--cases", "7"], env=dict(env, FAKE_PROPS_RC="1"))
+    check(rc == 1, f"props: a property that fails is exit 1: {rc}")
+    rc, out, err, _ = scratch.run("props", "bash", [], env=dict(env, FAKE_BUILD_RC="1"))
+    check(rc == 1 and "build-props_tests failed" in err, f"props: a build that fails stops it, its log's end shown: {rc} {err.strip()[-80:]!r}")
+
+
+# ----------------------------------------------------------- scripts/make-corpus --
+FAKE_MAKE_CORPUS = """#!/bin/sh
+mkdir -p "$1/corpus/decode" "$1/corpus/regressions/decode" "$1/fuzz"
+printf 'seed-one' > "$1/corpus/decode/a.seed"
+printf 'kw="x"\\n' > "$1/fuzz/decode.dict"
+"""
+
+
+def test_make_corpus(check, tmp):
+    """scripts/make-corpus on a fake make_corpus: out/make-corpus/ made afresh, a .seed
+    under its sha1, nothing of the checkout touched; --merge keeps the seeds there;
+    every file whole or not at all, and a write that fails is exit 1."""
+    import hashlib
+    scratch = Scratch(tmp)
+    no_deps(scratch)
+    env, log = fake_tools(scratch, tmp, {"cmake": FAKE_CMAKE})
+    put_file(scratch, "build/gcc/fuzz/make_corpus", FAKE_MAKE_CORPUS, 0o755)
+    sha = hashlib.sha1(b"seed-one").hexdigest()
+    stale = put_file(scratch, "out/make-corpus/corpus/decode/stale", "old")
+    old = put_file(scratch, "corpus/decode/old-seed", "old")
+    outside = {p: v for p, v in snapshot(scratch.root).items() if "/out/" not in p + "/"}
+    rc, out, err, _ = scratch.run("make-corpus", "bash", [], env=env)
+    made = os.path.join(scratch.root, "out", "make-corpus")
+    check(rc == 0 and read(os.path.join(made, "corpus", "decode", sha)) == "seed-one"
+          and read(os.path.join(made, "fuzz", "decode.dict")) == 'kw="x"\n' and not os.path.exists(stale)
+          and "out/make-corpus/corpus/decode: 1 seeds" in out,
+          f"make-corpus: out/make-corpus/ made afresh, a .seed named by its sha1: {rc} {err.strip()[-100:]!r}")
+    after = {p: v for p, v in snapshot(scratch.root).items() if "/out/" not in p + "/"}
+    check(not changed(outside, after), f"make-corpus: nothing outside out/ written: {changed(outside, after)[:3]}")
+    rc, out, err, _ = scratch.run("make-corpus", "bash", ["--merge"], env=env)
+    check(rc == 0 and read(old) == "old" and read(os.path.join(scratch.root, "corpus", "decode", sha)) == "seed-one"
+          and read(os.path.join(scratch.root, "fuzz", "decode.dict")) == 'kw="x"\n',
+          f"make-corpus --merge: into corpus/ and fuzz/, the existing seeds kept: {rc} {err.strip()[-100:]!r}")
+    mv_dir = os.path.join(tmp, "failing-mv")
+    os.makedirs(mv_dir)
+    write(os.path.join(mv_dir, "mv"), "#!/bin/sh\nexit 1\n", 0o755)
+    target = os.path.join(made, "corpus", "decode", sha)
+    rc, out, err, _ = scratch.run("make-corpus", "bash", [], env=dict(env, PATH=mv_dir + os.pathsep + env["PATH"]))
+    temps = [f for f in os.listdir(os.path.dirname(target))] if os.path.isdir(os.path.dirname(target)) else []
+    check(rc == 1 and not os.path.exists(target) and not temps,
+          f"make-corpus: a write that fails (mv) is exit 1 and leaves no file, whole or half: {rc} {temps}")
+
+
+# ---------------------------------------------------------- scripts/spin-compare --
+FAKE_SPIN_TOOLS = {
+    "cmake": FAKE_CMAKE,
+    "spin": "touch pan.c\n",
+    "cc": ("for a; do [ \"${prev:-}\" = -o ] && out=$a; prev=$a; done\n"
+           "printf '#!/bin/sh\\necho \"      123 states, stored\"\\necho \"pan: elapsed time 0.5 seconds\"\\n' > \"$out\"\n"
+           "chmod +x \"$out\"\n"),
+}
+FAKE_NEFFBAR_CHECK = """#!/bin/sh
+case "$1" in
+  promela) echo "active proctype p() { skip }" ;;
+  check) echo '{"verdict": "OK", "states": 10, "states_per_second": 20}' ;;
+esac
+"""
+
+
+def test_spin_compare(check, tmp):
+    """scripts/spin-compare on fakes: a table on stdout, a row per model; a build that
+    fails is exit 1."""
+    scratch = Scratch(tmp)
+    no_deps(scratch)
+    env, log = fake_tools(scratch, tmp, FAKE_SPIN_TOOLS)
+    put_file(scratch, "build/gcc/core/neffbar", FAKE_NEFFBAR_CHECK, 0o755)
+    rc, out, err, _ = scratch.run("spin-compare", "bash", [], env=env)
+    lines = out.strip().split("\n")
+    rows = [x.split() for x in lines[1:]]
+    check(rc == 0 and lines[0].split()[:3] == ["model", "pan_states", "pan_st/s"] and len(rows) == 5
+          and all(r[1:] == ["123", "246", "10", "20", "10", "20"] for r in rows),
+          f"spin-compare: a table on stdout, pan's and neffbar's states and rates per model: {rc} {out.strip()[-200:]!r} {err.strip()[-100:]!r}")
+    rc, out, err, _ = scratch.run("spin-compare", "bash", [], env=dict(env, FAKE_BUILD_RC="1"))
+    check(rc == 1 and "build-neffbar failed" in err and not out.strip(), f"spin-compare: a build that fails is exit 1: {rc}")
+
+
+# -------------------------------------------------------------- scripts/coverage --
+FAKE_LLVM_COV = """#!/bin/sh
+case "$1" in
+  report) for f in $FAKE_REPORTED; do echo "$f  10  5  50.00%"; done
+          echo "TOTAL  100  10  90.00%  20  2  90.00%  300  30  90.00%  40  4  90.00%" ;;
+  export) printf 'SF:%s/core/neffbar/a.cpp\\nDA:1,3\\nDA:2,0\\nDA:3,0\\nend_of_record\\n' "$PWD"
+          printf 'SF:%s/core/cli/b.cpp\\nDA:1,1\\nend_of_record\\n' "$PWD" ;;
+esac
+exit 0
+"""
+
+
+def test_coverage(check, tmp):
+    """scripts/coverage on fake builds and llvm tools: the report, uncovered.txt and the
+    per-folder lines; a core .cpp missing from the report, or a build that fails, is
+    exit 1."""
+    scratch = Scratch(tmp)
+    no_deps(scratch)
+    env, log = fake_tools(scratch, tmp, {"cmake": FAKE_CMAKE, "llvm-profdata-14": "exit 0\n", "llvm-cov-14": FAKE_LLVM_COV})
+    for t in ("decode", "json"):
+        put_file(scratch, f"build/coverage/fuzz/fuzz_{t}", "#!/bin/sh\nexit 0\n", 0o755)
+    for f in ("core/neffbar/a.cpp", "core/cli/b.cpp", "core/cli/main.cpp"):
+        put_file(scratch, f, "int x;\n")
+    rc, out, err, _ = scratch.run("coverage", "bash", [], env=dict(env, FAKE_REPORTED="neffbar/a.cpp cli/b.cpp"))
+    uncovered = read(os.path.join(scratch.root, "out", "coverage", "uncovered.txt"))
+    check(rc == 0 and "lines 50.00% (2 of 4)" in out and "core/neffbar/a.cpp (33.33 %, 2 of 3 lines missed): 2-3" in uncovered
+          and "  33.33 %      1 of     3 lines  core/neffbar" in out,
+          f"coverage: out/coverage/uncovered.txt, the lines per folder and in all: {rc} {out.strip()[-200:]!r} {err.strip()[-100:]!r}")
+    rc, out, err, _ = scratch.run("coverage", "bash", [], env=dict(env, FAKE_REPORTED="neffbar/a.cpp"))
+    check(rc == 1 and "coverage: core/cli/b.cpp is missing from the report" in err,
+          f"coverage: a core .cpp missing from the report is exit 1, named: {rc} {err.strip()[-100:]!r}")
+    rc, out, err, _ = scratch.run("coverage", "bash", [], env=dict(env, FAKE_BUILD_RC="1", FAKE_REPORTED="neffbar/a.cpp cli/b.cpp"))
+    check(rc == 1, f"coverage: a build that fails is exit 1: {rc}")
+
+
+# ------------------------------------------------------------------ scripts/fuzz --
+def fuzz_scratch(tmp):
+    scratch = Scratch(tmp)
+    no_deps(scratch)
+    env, log = fake_tools(scratch, tmp, {"cmake": FAKE_CMAKE})
+    for t in ("decode", "json"):
+        put_file(scratch, f"fuzz/{t}.options", "[libfuzzer]\nmax_len = 100\n")
+        put_file(scratch, f"fuzz/{t}.dict", 'kw="x"\n')
+        put_file(scratch, f"corpus/{t}/.keep", "")
+        put_file(scratch, f"corpus/{t}/seed1", "s")
+    return scratch, env, log
+
+
+def test_fuzz_usage(check, tmp):
+    """scripts/fuzz's usage errors: exit 2, the first line naming what is wrong, nothing
+    built or written."""
+    scratch, env, log = fuzz_scratch(tmp)
+    named = put_file(scratch, "fuzz_decode-address-x", "x")
+    unnamed = put_file(scratch, "crash-1", "x")
+    for args, expect in ((["--no-such-option"], "unknown option --no-such-option"), (["nope"], "unknown target 'nope'"),
+                         (["--seconds", "0"], "--seconds 0"), (["--seconds", "abc"], "--seconds abc"), (["--seconds"], "--seconds needs a value"),
+                         (["--reproduce", "absent"], "--reproduce absent: no such file"),
+                         (["--reproduce", unnamed], "the name does not say the target"),
+                         (["--reproduce", named, "decode", "json"], "--reproduce takes one TARGET"),
+                         (["--reproduce", named, "--max-seconds", "x"], "--max-seconds x: not a number"),
+                         (["--reproduce", named, "--binary", os.path.join(tmp, "absent")], "not an executable")):
+        rc, out, err, effects = scratch.run("fuzz", "bash", args, env=env)
+        built = [c for c in logged(log, "cmake ") if " -P " not in c]
+        check(rc == 2 and err.strip() and expect in err.strip().split("\n")[0] and not built and not effects,
+              f"fuzz {' '.join(os.path.basename(a) for a in args)}: exit 2, naming it, nothing built or written: "
+              f"{rc} {err.strip()[:100]!r} {built} {effects[:2]}")
+
+
+FAKE_REPRODUCER = """#!/bin/sh
+# A libFuzzer binary as scripts/fuzz sees it (it has the flag -minimize_crash in it):
+# every input fails, and the minimisation finds nothing.
+for a; do case "$a" in -minimize_crash=1) exit 0 ;; esac; done
+exit 1
+"""
+
+
+def test_fuzz_reproduce(check, tmp):
+    """scripts/fuzz --reproduce: with no minimised result that still fails, the input is
+    kept as it is (under its sha1); a second time it is already kept."""
+    import hashlib
+    scratch, env, log = fuzz_scratch(tmp)
+    binary = put_file(scratch, "fake_fuzz_decode", FAKE_REPRODUCER, 0o755)
+    finding = put_file(scratch, "fuzz_decode-address-finding", "the bytes that fail")
+    regressions = os.path.join(tmp, "regressions")
+    kept = os.path.join(regressions, "decode", hashlib.sha1(b"the bytes that fail").hexdigest())
+    args = ["--reproduce", finding, "--binary", binary, "--regressions", regressions]
+    rc, out, err, _ = scratch.run("fuzz", "bash", args, env=env)
+    check(rc == 0 and "keeping the input as it is" in out and read(kept) == "the bytes that fail"
+          and os.listdir(os.path.dirname(kept)) == [os.path.basename(kept)],
+          f"fuzz --reproduce: no minimised result that fails: the input kept as it is, by its sha1: {rc} {out.strip()[-120:]!r}")
+    rc, out, err, _ = scratch.run("fuzz", "bash", args, env=env)
+    check(rc == 0 and f"already kept: {kept}" in out and len(os.listdir(os.path.dirname(kept))) == 1,
+          f"fuzz --reproduce of a kept input: 'already kept', nothing more written: {rc} {out.strip()[-120:]!r}")
+
+
+FAKE_CAMPAIGN_FUZZER = """#!/bin/sh
+# A fake libFuzzer target: -fork finds one crash; -merge=1 adds one input; -minimize_crash
+# writes the minimised crash.
+prefix= merge= minimize= exact= first=
+for a; do
+  case "$a" in
+    -artifact_prefix=*) prefix=${a#*=} ;;
+    -merge=1) merge=1 ;;
+    -minimize_crash=1) minimize=1 ;;
+    -exact_artifact_path=*) exact=${a#*=} ;;
+    -*) ;;
+    *) [ -n "$first" ] || first=$a ;;
+  esac
+done
+if [ -n "$minimize" ]; then printf 'min' > "$exact"; exit 0; fi
+if [ -n "$merge" ]; then printf 'new' > "$first/new-input"; exit 0; fi
+printf 'boom' > "${prefix}crash-1"
+echo "#4096: cov: 10 ft: 10 corp: 2 exec/s 2048 oom/timeout/crash: 0/0/1"
+exit 1
+"""
+
+
+def test_fuzz_campaign(check, tmp):
+    """scripts/fuzz TARGET on a fake fuzzer that crashes: exit 1, the summary row (the
+    .keep dot-file not counted), corpus/ untouched; with --merge the new input and the
+    minimised crash (by sha1) go into corpus/."""
+    import hashlib
+    scratch, env, log = fuzz_scratch(tmp)
+    put_file(scratch, "build/fuzz/fuzz/fuzz_decode", FAKE_CAMPAIGN_FUZZER, 0o755)
+    corpus = os.path.join(scratch.root, "corpus")
+    before = snapshot(corpus)
+    rc, out, err, _ = scratch.run("fuzz", "bash", ["decode", "--seconds", "1"], env=env)
+    rows = read(os.path.join(scratch.root, "out", "fuzz", "summary.tsv")).strip().split("\n")
+    check(rc == 1 and rows[1:] == ["decode\t4096\t2048\t1\t2\t1\t1"] and "CRASH: reproduce with" in out,
+          f"fuzz decode: a crash is exit 1; summary.tsv: target, execs, exec/s, corpus 1 (not .keep) -> 2, 1 crash: {rc} {rows}")
+    check(not changed(before, snapshot(corpus)), f"fuzz without --merge: corpus/ untouched: {changed(before, snapshot(corpus))[:2]}")
+    rc, out, err, _ = scratch.run("fuzz", "bash", ["decode", "--seconds", "1", "--merge"], env=env)
+    crash = os.path.join(corpus, "regressions", "decode", hashlib.sha1(b"min").hexdigest())
+    check(rc == 1 and read(os.path.join(corpus, "decode", "new-input")) == "new" and read(crash) == "min",
+          f"fuzz --merge: the new input into corpus/decode/, the minimised crash into corpus/regressions/ by sha1: {rc}")
+
+
+FAKE_SLOW_FUZZER = """#!/usr/bin/env python3
+import signal, sys, time
+signal.signal(signal.SIGINT, signal.default_int_handler)
+sys.stderr.write("#2\\tINITED cov: 3 ft: 3 corp: 2/2b exec/s: 0 rss: 30Mb\\n")
+sys.stderr.flush()
+try:
+    end = time.time() + 30
+    while time.time() < end:
+        pass
+except KeyboardInterrupt:
+    sys.stderr.write("stat::number_of_executed_units: 502\\n")
+"""
+
+
+def test_fuzz_speed_mode(check, tmp):
+    """scripts/fuzz --speed: out/fuzz/speed.tsv; a target under 1,000 executions per CPU
+    second is SLOW, one whose run gave no figures FAILED, and either is exit 1."""
+    scratch, env, log = fuzz_scratch(tmp)
+    put_file(scratch, "build/fuzz/fuzz/fuzz_decode", FAKE_SLOW_FUZZER, 0o755)
+    put_file(scratch, "build/fuzz/fuzz/fuzz_json", "#!/bin/sh\nexit 0\n", 0o755)
+    rc, out, err, _ = scratch.run("fuzz", "bash", ["decode", "json", "--speed", "--seconds", "1"], env=env)
+    rows = {r.split("\t")[0]: r.split("\t") for r in read(os.path.join(scratch.root, "out", "fuzz", "speed.tsv")).strip().split("\n")}
+    check(rc == 1 and rows.get("decode", [""])[-1] == "SLOW" and rows["decode"][1] == "502" and rows.get("json", [""])[-1] == "FAILED",
+          f"fuzz --speed: speed.tsv, under 1,000 exec/s SLOW, no figures FAILED, exit 1: {rc} {list(rows.values())}")
+
+
+# ------------------------------------------------------------------ scripts/bench --
+FAKE_SUITE = """#!/usr/bin/env python3
+# scripts/bench_build.py replaced: records its arguments, writes a run to OUT.json.
+import json, os, sys
+with open(os.environ["FAKE_LOG"], "a") as f:
+    f.write(" ".join(sys.argv[1:]) + "\\n")
+if os.environ.get("FAKE_SUITE_RC"):
+    sys.exit(int(os.environ["FAKE_SUITE_RC"]))
+with open(sys.argv[5], "w") as f:
+    json.dump({"benchmarks": [{"name": "BM_Arith_Floor", "cpu_time": 1.0, "time_unit": "ns"}]}, f)
+print("BM_Arith_Floor 1 ns")
+"""
+
+
+def test_bench_script(check, tmp):
+    """scripts/bench on a fake build, suite, bench-count and bench-compare: --repetitions,
+    --filter and --no-count reach them, --no-gate skips the gate, the gate's exit 1 is
+    the script's, a failed suite leaves out/bench.json as it was, a failed build is
+    exit 1 with its log's end."""
+    scratch = Scratch(tmp)
+    no_deps(scratch)
+    env, log = fake_tools(scratch, tmp, {"cmake": FAKE_CMAKE})
+    write(scratch.path("bench_build.py"), FAKE_SUITE, 0o755)
+    for name in ("bench-count", "bench-compare"):
+        rc_var = "FAKE_" + name.upper().replace("-", "_") + "_RC"
+        write(scratch.path(name), f'#!/bin/sh\necho "{name} $*" >> "$FAKE_LOG"\nexit "${{{rc_var}:-0}}"\n', 0o755)
+    put_file(scratch, "bench/baselines/baseline.json", "{}")
+    rc, out, err, _ = scratch.run("bench", "bash", ["--repetitions", "12", "--filter", "-Checker"], env=env)
+    calls = logged(log, "")
+    check(rc == 0 and "suite build/release/bench/neffbar_bench 12 -Checker out/bench.json.tmp" in calls
+          and "bench-count --filter=-Checker --into out/bench.json" in calls
+          and "bench-compare --filter=-Checker bench/baselines/baseline.json out/bench.json" in calls
+          and json.loads(read(os.path.join(scratch.root, "out", "bench.json")))["benchmarks"],
+          f"bench --repetitions 12 --filter -Checker: the suite, bench-count and the gate get them: {rc} {calls} {err.strip()[-100:]!r}")
+    rc, out, err, _ = scratch.run("bench", "bash", ["--no-count"], env=env)
+    calls = logged(log, "")
+    check(rc == 0 and not [c for c in calls if c.startswith("bench-count")]
+          and "bench-compare --filter=. --no-count bench/baselines/baseline.json out/bench.json" in calls,
+          f"bench --no-count: nothing counted, the gate on time: {calls}")
+    rc, out, err, _ = scratch.run("bench", "bash", ["--no-gate"], env=env)
+    check(rc == 0 and not [c for c in logged(log, "") if c.startswith("bench-compare")], "bench --no-gate: no bench-compare")
+    rc, out, err, _ = scratch.run("bench", "bash", [], env=dict(env, FAKE_BENCH_COMPARE_RC="1"))
+    check(rc == 1 and logged(log, "bench-compare "), f"bench: a regression (bench-compare exit 1) is exit 1: {rc}")
+    bench_json = put_file(scratch, "out/bench.json", "the old run\n")
+    rc, out, err, _ = scratch.run("bench", "bash", [], env=dict(env, FAKE_SUITE_RC="1"))
+    check(rc == 1 and read(bench_json) == "the old run\n" and not [c for c in logged(log, "") if c.startswith("bench-c")],
+          f"bench: a suite that fails is exit 1, out/bench.json left as it was, nothing counted or gated: {rc}")
+    rc, out, err, _ = scratch.run("bench", "bash", [], env=dict(env, FAKE_BUILD_RC="1"))
+    check(rc == 1 and "bench: build-release failed (exit 1); the last lines of out/logs/build-release.log" in err,
+          f"bench: a build that fails is exit 1, its log's end on stderr: {rc} {err.strip()[-120:]!r}")
+
+
+# -------------------------------------------------------------------- scripts/run --
+RUN_STEPS = (("props", 'echo "[       OK ] Props.A"'),
+             ("fuzz", 'mkdir -p out/fuzz; printf "target\\texecs\\n" > out/fuzz/summary.tsv'),
+             ("coverage", 'echo "coverage: lines 96.1%, branches 80%"'),
+             ("mutate", 'echo "mutation score: 1/1 -- fake"'),
+             ("test", '[ "$1" = --slow ] || exit 3; echo "1/2 Test #1: oss_fuzz_build ...   Passed"; '
+                      'echo "2/2 Test #2: afl_build_and_run ...   Passed"'),
+             ("bench-history", 'mkdir -p out/bench-history; echo "{}" > out/bench-history/history.jsonl; '
+                               'echo "change points: 0"'))
+
+
+def run_fakes(scratch, tmp, failing=None):
+    """scripts/run's steps replaced by fakes that record their arguments (`failing`: that
+    step exits 1), a fake neffbar, a fake cmake and a corpus; returns (env, the log of
+    the steps' arguments, the log of neffbar's)."""
+    bin_dir = os.path.join(tmp, "fakebin")
+    os.makedirs(bin_dir, exist_ok=True)
+    calls, steps = os.path.join(tmp, "neffbar.calls"), os.path.join(tmp, "steps.calls")
+    write(os.path.join(bin_dir, "cmake"), '#!/bin/sh\n[ "$1" = -P ] && echo "decode json"\nexit "${FAKE_BUILD_RC:-0}"\n', 0o755)
+    no_deps(scratch)
+    for name, body in RUN_STEPS:
+        fail = "exit 1\n" if name == failing else ""
+        write(scratch.path(name), f'#!/usr/bin/env bash\ncd "$(dirname "$0")/.."\necho "{name} $*" >> {steps}\n{body}\n{fail}', 0o755)
+    rows = [{"verdict": "OK", "lowering": "table"}, {"verdict": "OK", "lowering": "table"},
+            {"verdict": "DEADLOCK", "lowering": "hierarchical"}]
+    nb = os.path.join(scratch.root, "build", "gcc", "core", "neffbar")
+    os.makedirs(os.path.dirname(nb), exist_ok=True)
+    write(nb, f"""#!/usr/bin/env bash
+echo "$*" >> {calls}
+out=
+for a in "$@"; do [ "${{prev:-}}" = -o ] && out=$a; prev=$a; done
+case "$1" in
+  encode) if [ "$2" = - ]; then cat; else cp "$2" "$out"; fi ;;
+  decode) cat "$3" ;;
+  hypotheses)
+    if [[ " $* " == *" --full "* ]]; then printf '| lowering | fabric |\\n|---|---|\\n\\n| 1x1 | on |\\n' > "$out"
+    elif [[ " $* " == *" --json "* ]]; then echo '{json.dumps(rows)}' > "${{out:-/dev/stdout}}"
+    else echo '| 1x1 | on | 1 | ge | one | per_peer | table | code | ctx | OK | holds |'; fi ;;
+  check) echo '{{"verdict": "OK", "exact": true}}' > "$out" ;;
+esac
+""", 0o755)
+    os.makedirs(os.path.join(scratch.root, "corpus", "examples"), exist_ok=True)
+    write(os.path.join(scratch.root, "corpus", "examples", "a.json"), "{}\n")
+    return dict(scratch.env, PATH=bin_dir + os.pathsep + os.environ.get("PATH", "")), steps, calls
+
+
+def test_run_failures(check, tmp):
+    """scripts/run: its options reach the steps (fuzz seconds split over the targets, at
+    least 5 each, no --merge; props --cases; mutate --sample); a failed step is exit 1 and
+    FAIL on the summary; a failed build is exit 1."""
+    scratch = Scratch(tmp)
+    env, steps, _ = run_fakes(scratch, tmp, failing="props")
+    rc, out, err, _ = scratch.run("run", "bash", ["--seconds", "30", "--cases", "7", "--mutants", "3"], env=env)
+    text = read(os.path.join(scratch.root, "out", "report.md"))
+    said = read(steps).split("\n")
+    check(rc == 1 and "| properties | FAIL |" in text, f"run: a step that fails (props) is exit 1, FAIL on the summary: {rc}")
+    fuzz = [c for c in said if c.startswith("fuzz ")]
+    check(fuzz == ["fuzz --seconds 15"] and any(c.startswith("props --cases 7 --seed ") for c in said)
+          and any(c.startswith("mutate --sample 3 ") for c in said),
+          f"run: --seconds 30 is 15 s for each of 2 fuzz targets (no --merge), --cases to props, --mutants to mutate: {said}")
+    open(steps, "w").close()
+    rc, *_ = scratch.run("run", "bash", ["--seconds", "4"], env=env)
+    check([c for c in read(steps).split("\n") if c.startswith("fuzz ")] == ["fuzz --seconds 5"],
+          f"run: --seconds 4 over 2 targets is still 5 s each: {read(steps).split(chr(10))}")
+    rc, out, err, _ = scratch.run("run", "bash", [], env=dict(env, FAKE_BUILD_RC="1"))
+    check(rc == 1 and "build failed" in out, f"run: a build that fails is exit 1: {rc} {out.strip()[-80:]!r}")
+
+
+# ---------------------------------------------------- lib/common.sh and conventions --
+def test_common_sh(check, tmp):
+    """usage_error and die: one line, control characters shown as '?', exit 2 and 1;
+    opt_uint: at most 18 digits; run_logged: the last 40 lines (NEFFBAR_LOG_TAIL)."""
+    scratch = Scratch(tmp)
+    head = '#!/usr/bin/env bash\n# A script of the test.\n. "$(dirname "$0")/lib/common.sh"\n'
+    write(scratch.path("ctl"), head + "usage_error $'--x\\x1b[2Jfake\\nsecond line'\n", 0o755)
+    rc, out, err, _ = scratch.run("ctl", "bash", [])
+    check(rc == 2 and err == "ctl: --x?[2Jfake?second line (--help)\n" and not out,
+          f"usage_error: one line, control characters shown as '?', exit 2: {rc} {err!r}")
+    write(scratch.path("dies"), head + "die $'it broke\\nhere'\necho not-reached\n", 0o755)
+    rc, out, err, _ = scratch.run("dies", "bash", [])
+    check(rc == 1 and err == "dies: it broke?here\n" and not out, f"die: exit 1, one line: {rc} {err!r}")
+    write(scratch.path("uint"), head + 'opt_uint n --n "$1" 1\necho "n=$n"\n', 0o755)
+    rc18, out18, _, _ = scratch.run("uint", "bash", ["9" * 18])
+    rc, out, err, _ = scratch.run("uint", "bash", ["1" + "0" * 18])
+    check(rc18 == 0 and out18 == f"n={'9' * 18}\n" and rc == 2 and "--n: expected an integer >= 1" in err and not out,
+          f"opt_uint: 18 digits taken, 19 digits exit 2: {rc18} {rc} {err.strip()!r}")
+    write(scratch.path("tail50"), head + "run_logged many sh -c 'seq 1 50; exit 3'\n", 0o755)
+    for env_tail, first in ((None, 11), ("5", 46)):
+        env = dict(scratch.env, NEFFBAR_LOG_TAIL=env_tail) if env_tail else None
+        rc, out, err, _ = scratch.run("tail50", "bash", [], env=env)
+        lines = err.strip().split("\n")
+        check(rc == 3 and lines[1:] == [str(i) for i in range(first, 51)],
+              f"run_logged: the last {51 - first} lines of 50 on stderr (NEFFBAR_LOG_TAIL={env_tail or 'unset'}): {len(lines) - 1}")
+
+
+CONVENTION_PLANTS = {
+    # name: (text, kind, what a check must say)
+    "prints-it-on-stderr": ("#!/usr/bin/env bash\n# A planted script.\nsed -n 2p \"$0\" | sed 's/^# //' >&2\n", "bash", "stderr"),
+    "exits-1": ("#!/usr/bin/env bash\n# A planted script.\necho 'A planted script.'\nexit 1\n", "bash", "exit 1"),
+    "lacks-its-docstring-first-line": ('#!/usr/bin/env python3\n"""A planted script."""\nprint("something else")\n', "python",
+                                "the docstring's first line"),
+    "removes-a-file": ("#!/usr/bin/env bash\n# A planted script.\nrm -f \"$(dirname \"$0\")/victim\"\necho 'A planted script.'\n", "bash",
+                "removed "),
+    "changes-a-file": ("#!/usr/bin/env bash\n# A planted script.\necho x >> \"$(dirname \"$0\")/victim2\"\necho 'A planted script.'\n",
+                "bash", "changed "),
+    "writes-to-HOME": ("#!/usr/bin/env bash\n# A planted script.\necho x > \"$HOME/x\"\necho 'A planted script.'\n", "bash", "HOME"),
+    "writes-to-TMPDIR": ("#!/usr/bin/env bash\n# A planted script.\necho x > \"$TMPDIR/y\"\necho 'A planted script.'\n", "bash", "TMPDIR"),
+}
+USAGE_PLANTS = {
+    "two-lines": ('echo "x: unknown option: $1" >&2; echo "usage: x" >&2; exit 2', "is not one line naming"),
+    "on-stdout": ('echo "x: unknown option: $1"; exit 2', "stdout "),
+    "not-naming": ('echo "x: a bad option" >&2; exit 2', "is not one line naming"),
+}
+
+
+def test_convention_teeth(check, tmp):
+    """Each way of breaking --help, a usage error or the no-side-effect rule is caught by
+    its check; a module that imports a sibling without its sys.path line does not load."""
+    scratch = Scratch(tmp)
+    write(scratch.path("victim"), "v\n")
+    write(scratch.path("victim2"), "v\n")
+    for name, (text, kind, expect) in CONVENTION_PLANTS.items():
+        write(scratch.path(name), text, 0o755)
+        problems = help_problems(scratch, name, kind)
+        want = {"HOME": f"made {scratch.home}", "TMPDIR": f"made {scratch.tmpdir}"}.get(expect, expect)
+        check(any(want in p for p in problems), f"teeth: a script whose --help {name.replace('-', ' ')} is caught: {problems[:2]}")
+        os.unlink(scratch.path(name))
+    for name, (body, expect) in USAGE_PLANTS.items():
+        write(scratch.path(name), "#!/usr/bin/env bash\n# A planted script.\n"
+              f'case "${{1:-}}" in -h|--help) echo "A planted script." ;; *) {body} ;; esac\n', 0o755)
+        problems = usage_problems(scratch, name, "bash", ["--no-such-option"], "--no-such-option")
+        check(any(expect in p for p in problems), f"teeth: a usage error {name.replace('-', ' ')} is caught: {problems[:2]}")
+        os.unlink(scratch.path(name))
+    planted = scratch.path("no_syspath.py")
+    write(planted, '"""A planted module."""\nimport bench_io  # noqa\n\nif __name__ == "__main__":\n    pass\n')
+    check(load_problem(planted, tmp) is not None, "teeth: a module that imports a sibling without its sys.path line does not load")
+    os.unlink(planted)
+
+
+def test_exit_wrapper(check, tmp):
+    """scripts/CMakeLists.txt's neffbar_script_test: the wrapper and pass pattern it gives
+    ctest fail a self-test that prints its pass line and then exits 1, and pass one that
+    exits 0."""
+    import re
+    with open(os.path.join(HERE, "CMakeLists.txt")) as f:
+        text = f.read()
+    cmd = re.search(r'COMMAND sh -c "((?:[^"\\]|\\.)*)" sh', text)
+    pattern = re.search(r'PASS_REGULAR_EXPRESSION "((?:[^"\\]|\\.)*)"', text)
+    if not cmd or not pattern:
+        check(False, "scripts/CMakeLists.txt: neffbar_script_test's sh -c wrapper and pass pattern found")
+        return
+    shell = re.sub(r'\\(.)', r'\1', cmd.group(1))
+    regex = re.sub(r'\\(.)', r'\1', pattern.group(1)).replace("${pass}", "x self-test: passed")
+    verdicts = []
+    for rc in (1, 0):
+        planted = os.path.join(tmp, f"selftest-exit-{rc}")
+        write(planted, f"#!/bin/sh\necho 'x self-test: passed'\nexit {rc}\n", 0o755)
+        p = subprocess.run(["sh", "-c", shell, "sh", planted], capture_output=True, text=True)
+        verdicts.append((p.returncode, bool(re.search(regex, p.stdout + p.stderr, re.S))))
+    check(verdicts == [(1, False), (0, True)],
+          f"ctest's wrapper: a self-test that prints its pass line and exits 1 fails, one that exits 0 passes: {verdicts}")
+
+
+def test_check_workflows_exits(check, tmp):
+    """check-workflows: exit 77 without npm or node, and outside a git checkout; exit 1
+    when the validators are missing; check_workflows.cjs: a FILE that is not there, or
+    --any-path with a FILE, is exit 2."""
+    scratch = Scratch(tmp)
+    bare = os.path.join(tmp, "bare-path")
+    os.makedirs(bare)
+    for tool in ("bash", "dirname"):
+        os.symlink(shutil.which(tool), os.path.join(bare, tool))
+    rc, out, err, effects = scratch.run("check-workflows", "bash", [], env=dict(scratch.env, PATH=bare))
+    check(rc == 77 and "SKIPPED: npm/node are not installed" in out and not effects,
+          f"check-workflows without npm and node: exit 77: {rc} {out.strip()!r} {err.strip()[-80:]!r}")
+    rc, out, err, effects = scratch.run("check-workflows", "bash", [])
+    check(rc == 77 and "is not a git checkout" in out and not effects, f"check-workflows outside a git checkout: exit 77: {rc} {out.strip()!r}")
+    os.makedirs(os.path.join(scratch.root, ".git"))
+    empty = os.path.join(tmp, "no-tools")
+    os.makedirs(empty)
+    rc, out, err, effects = scratch.run("check-workflows", "bash", [], env=dict(scratch.env, NEFFBAR_CI_TOOLS=empty))
+    check(rc == 1 and "missing: run ./scripts/deps" in out and not effects,
+          f"check-workflows with the validators missing: exit 1: {rc} {out.strip()!r}")
+    node = shutil.which("node")
+    if not node:
+        print("  skip check_workflows.cjs usage: no node on this machine")
+        return
+    wf = os.path.join(tmp, "x.yml")
+    write(wf, "on: push\n")
+    for args, expect in ((["tools", os.path.join(tmp, "absent.yml")], "absent.yml: no such workflow file"),
+                         (["tools", "--any-path", wf], "--any-path checks the repository's own workflows: name no FILE"),
+                         (["tools", "--bogus"], "unknown option: --bogus"), ([], "usage: node scripts/check_workflows.cjs")):
+        p = subprocess.run([node, scratch.path("check_workflows.cjs"), *args], capture_output=True, text=True, cwd=tmp)
+        lines = p.stderr.strip().split("\n")
+        check(p.returncode == 2 and len(lines) == 1 and expect in lines[0] and not p.stdout,
+              f"check_workflows.cjs {' '.join(os.path.basename(a) for a in args)}: exit 2, one line: {p.returncode} {p.stderr.strip()[:100]!r}")
+
+
+def test_broken_pipe(check, tmp):
+    """bench_io.run: a broken pipe on stdout is one line naming stdout, exit 2."""
+    run_path = os.path.join(tmp, "run.json")
+    write(run_path, json.dumps({"benchmarks": [{"name": "BM_A", "cpu_time": 1.0, "time_unit": "ns"}] * 1}))
+    r, w = os.pipe()
+    os.close(r)
+    try:
+        p = subprocess.run([sys.executable, os.path.join(HERE, "bench-export"), "--format", "bmf", run_path],
+                           stdout=w, stderr=subprocess.PIPE, text=True)
+    finally:
+        os.close(w)
+    check(p.returncode == 2 and p.stderr == "bench-export: stdout: broken pipe\n",
+          f"a broken pipe on stdout: one line naming stdout, exit 2: {p.returncode} {p.stderr.strip()[-100:]!r}")
 
 
 def main():
     check = Checks()
     with tempfile.TemporaryDirectory() as tmp:
         for name, test in (("scripts", test_scripts), ("logged", test_run_logged), ("run", test_run),
-                           ("campaign", test_campaign), ("teeth", test_teeth), ("fuzz_speed", test_fuzz_speed)):
+                           ("campaign", test_campaign), ("teeth", test_teeth), ("fuzz_speed", test_fuzz_speed),
+                           ("common", test_common_sh), ("conventions", test_convention_teeth), ("wrapper", test_exit_wrapper),
+                           ("pipe", test_broken_pipe), ("run-failures", test_run_failures), ("bench", test_bench_script),
+                           ("test", test_test_script), ("deps", test_deps), ("props", test_props),
+                           ("make-corpus", test_make_corpus), ("spin-compare", test_spin_compare), ("coverage", test_coverage),
+                           ("fuzz-usage", test_fuzz_usage), ("fuzz-reproduce", test_fuzz_reproduce),
+                           ("fuzz-campaign", test_fuzz_campaign), ("fuzz-speed", test_fuzz_speed_mode),
+                           ("check-workflows", test_check_workflows_exits)):
             os.makedirs(os.path.join(tmp, name))
             test(check, os.path.join(tmp, name))
     print("scripts self-test: " + ("FAILED: " + "; ".join(check.failures) if check.failures else "passed"))

@@ -42,7 +42,7 @@ int parse_and_run(CLI::App& app, int argc, char** argv, Run& r) {
 
 }  // namespace
 
-int run(int argc, char** argv) {
+int run(int argc, char** argv, model::SecondsClock clock) {
   CLI::App app{
       "neffbar: reference implementation of the NEFF barrier configuration (neff_barrier_configs_t)\n"
       "Exit codes: 0 ok, 1 invalid input (or an output that cannot be written), 2 usage, 3 lint found "
@@ -51,6 +51,7 @@ int run(int argc, char** argv) {
   app.set_help_all_flag("--help-all", "Help for every command");
   app.set_version_flag("--version", "neffbar " NEFFBAR_VERSION);
   Run r;
+  r.clock = clock ? std::move(clock) : model::clock_from_now();
   // A command line runs one command: build only that one (building all nine costs more
   // than most commands take to run).  All of them for the top level's --help, --help-all
   // and --version, and to name them when the command is unknown.

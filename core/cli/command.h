@@ -6,6 +6,8 @@
 #include <string>
 #include <string_view>
 
+#include "neffbar/model/engines/common/budget.h"
+
 namespace CLI {
 class App;
 }
@@ -15,6 +17,7 @@ namespace neffbar::cli {
 struct Run {
   int exit_code = 0;
   std::string output;
+  model::SecondsClock clock;  // since the command started: what --max-seconds bounds
   [[nodiscard]] bool to_stdout() const { return output.empty() || output == "-"; }
 };
 

@@ -245,7 +245,11 @@ std::string verdict_text(const CheckResult& r) {
 
 std::string engine_text(const CheckResult& r) {
   switch (r.engine) {
-    case Engine::Persistent: return r.exact() ? "persistent (exact)" : "persistent (budget ran out: not exact)";
+    case Engine::Persistent:
+      if (r.exact()) return "persistent (exact)";
+      return failing(r.verdict) ? "persistent (budget ran out after a violation was found: the violation is real, the "
+                                  "analysis did not finish)"
+                                : "persistent (budget ran out: not exact)";
     case Engine::Explicit:
       if (r.exact()) return "explicit (exhaustive: exact)";
       return failing(r.verdict) ? "explicit (budget ran out after a violation was found: the violation is real, the search is "
@@ -303,7 +307,7 @@ void print_result(const ScenarioResult& sr, bool json, const std::string& title,
       j["counterexample"] = cex_json(sr.system, *r.cex);
       j["counterexample"]["shortest"] = r.cex->shortest;
     }
-    if (r.global_finding && r.verdict != Verdict::GlobalUnsafe) j["global_finding"] = cex_json(sr.system, *r.global_finding);
+    if (r.global_finding && !(r.cex && r.cex->kind == Verdict::GlobalUnsafe)) j["global_finding"] = cex_json(sr.system, *r.global_finding);
     std::cout << j.dump(2) << '\n';
     return;
   }
@@ -326,8 +330,15 @@ void print_result(const ScenarioResult& sr, bool json, const std::string& title,
   const auto heading = [](const Counterexample& c) {
     return std::string(c.shortest ? "" : " (a valid run, not necessarily a shortest one)");
   };
-  if (r.cex) std::cout << "\ncounterexample" << heading(*r.cex) << ":\n" << format_counterexample(sr.system, *r.cex);
-  if (r.global_finding && r.verdict != Verdict::GlobalUnsafe) {
+  if (r.cex) {
+    // Under BUDGET the counterexample is of what was found before the budget ran out.
+    std::cout << "\ncounterexample"
+              << (r.verdict == Verdict::Budget ? " of the " + std::string(verdict_name(r.cex->kind)) + " found before the budget ran out"
+                                               : std::string())
+              << heading(*r.cex) << ":\n"
+              << format_counterexample(sr.system, *r.cex);
+  }
+  if (r.global_finding && !(r.cex && r.cex->kind == Verdict::GlobalUnsafe)) {
     // Under declared the global property is not checked: a finding.  Under global it
     // is, but the verdict above is the failure the search stopped at.
     std::cout << (mode == GuaranteeMode::Declared ? "\nfinding (global property, not a failure under --guarantee declared)"
@@ -350,6 +361,7 @@ void add_check(CLI::App& app, Run& run) {
     if (!s) return void(run.exit_code = fail_usage(s.error()));
     if (const Status st = refuse_unused(cmd, s->run.engine); !st) return void(run.exit_code = fail_usage(st.error()));
     Scenario sc = *s;
+    sc.run.check.clock = run.clock;
     if (!a->json) {
       sc.run.check.progress = [unit = sc.run.engine == Engine::Explicit ? " states, " : sc.run.engine == Engine::Auto ? " states/instructions, " : " instructions, "](
                             std::uint64_t n, double t) { std::cerr << "  ... " << n << unit << static_cast<std::uint64_t>(t) << " s\n"; };
@@ -383,6 +395,7 @@ void add_check_configs(CLI::App& app, Run& run) {
     }
     Scenario sc = *s;
     sc.configs = std::move(configs);
+    sc.run.check.clock = run.clock;
     if (!b->json) {
       sc.run.check.progress = [](std::uint64_t n, double t) {
         std::cerr << "  ... " << n << " states/instructions, " << static_cast<std::uint64_t>(t) << " s\n";

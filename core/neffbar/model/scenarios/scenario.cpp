@@ -1,5 +1,7 @@
 #include "neffbar/model/scenarios/scenario.h"
 
+#include <optional>
+
 namespace neffbar::model {
 
 Result<Lowered> build_system(const Scenario& s, std::uint32_t rounds) {
@@ -15,32 +17,59 @@ Result<Lowered> build_system(const Scenario& s, std::uint32_t rounds) {
   return lower_with_hints(*comp, s.hyp);
 }
 
+namespace {
+
+// The result of a scenario whose time ran out before its decision started (composing
+// and lowering took it): BUDGET, decided by nobody.
+CheckResult out_of_time(const System& sys, Engine engine, double seconds) {
+  CheckResult r;
+  r.verdict = Verdict::Budget;
+  r.exhaustive = false;
+  r.global = GlobalStatus::Unknown;
+  r.engine = engine != Engine::Auto ? engine : qualify(sys).ok ? Engine::Persistent : Engine::Explicit;
+  r.note = "time budget exhausted before the check started (composing and lowering)";
+  r.seconds = seconds;
+  return r;
+}
+
+}  // namespace
+
 Result<ScenarioResult> run_scenario(const Scenario& s) {
-  // One time budget for the whole scenario: composing and lowering (bounded: 0.25 s at
-  // 64x4 x 1000 rounds) count against it, and so do the re-checks of fewer rounds.
-  const Deadline clock(s.run.check.max_seconds, s.run.check.clock);
-  const auto remaining = [&] { return s.run.check.max_seconds - clock.seconds(); };
+  // One time budget for the whole scenario, read through one clock against one
+  // max_seconds: composing and lowering, the decision and every re-check of fewer rounds
+  // stop at the same moment (each engine reads this clock; none gets a fresh budget).
+  EngineOptions run = s.run;
+  if (!run.check.clock) run.check.clock = clock_from_now();
+  Deadline budget(run.check.max_seconds, run.check.clock);
   Result<Lowered> built = build_system(s, s.topo.rounds);
   if (!built) return built.error();
-  EngineOptions eo = s.run;
-  eo.check.max_seconds = remaining();
+  if (budget.check()) {
+    CheckResult cut = out_of_time(built->system, run.engine, budget.seconds());
+    return ScenarioResult{std::move(built->system), std::move(cut)};
+  }
+  EngineOptions eo = run;
   eo.check.symmetry_hints = std::move(built->hints);
   Result<CheckResult> r = decide(built->system, eo);
   if (!r) return r.error();
   ScenarioResult out{std::move(built->system), std::move(*r)};
   CheckResult& res = out.result;
   // The round it broke in: the smallest round count that already fails.  The persistent
-  // engine measures it in its own run; the explicit search re-checks fewer rounds.
+  // engine measures it in its own run; the explicit search re-checks fewer rounds.  A
+  // re-check the budget cut leaves it unmeasured; the verdict stays what was decided.
   if (failing(res.verdict) && res.broke_in_round == 0 && res.engine == Engine::Explicit) {
     res.broke_in_round = s.topo.rounds;
-    EngineOptions fewer = s.run;
+    EngineOptions fewer = run;
     fewer.engine = Engine::Explicit;
     for (std::uint32_t k = 1; k < s.topo.rounds; ++k) {
-      fewer.check.max_seconds = remaining();
-      Result<Lowered> sk = build_system(s, k);
-      if (!sk) break;
-      fewer.check.symmetry_hints = std::move(sk->hints);
-      const Result<CheckResult> rk = decide(sk->system, fewer);
+      std::optional<CheckResult> rk;  // empty: the budget was spent before this re-check
+      if (!budget.check()) {
+        Result<Lowered> sk = build_system(s, k);
+        if (!sk) break;
+        fewer.check.symmetry_hints = std::move(sk->hints);
+        Result<CheckResult> d = decide(sk->system, fewer);
+        if (!d) break;
+        rk = std::move(*d);
+      }
       if (rk && failing(rk->verdict)) {
         res.broke_in_round = k;
         break;

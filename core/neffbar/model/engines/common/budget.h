@@ -14,23 +14,31 @@ namespace neffbar::model {
 using Clock = std::chrono::steady_clock;
 inline double since(Clock::time_point t0) { return std::chrono::duration<double>(Clock::now() - t0).count(); }
 
-// Seconds since the engine started; the default reads the steady clock.  Tests inject
-// a clock to show, without timing anything, that a loop polls it.
+// Seconds since the work the budget bounds started: the command, a scenario, or a
+// lone engine call.  Every phase and engine of one command reads the same clock against
+// the same max_seconds, so the budget is the command's, not a fresh one per phase.  The
+// default reads the steady clock from the Deadline's construction.  Tests inject a
+// clock to cut a run at a chosen read, without timing anything.
 using SecondsClock = std::function<double()>;
 
 class Deadline {
  public:
   static constexpr std::int64_t kCadence = std::int64_t{1} << 16;
 
-  Deadline(double max_seconds, SecondsClock clock = {}, std::function<void(double seconds)> every_second = {})
-      : max_seconds_(max_seconds), clock_(std::move(clock)), every_second_(std::move(every_second)) {}
+  // `cadence`: work units between two reads of the clock (tests: 1, every poll reads).
+  Deadline(double max_seconds, SecondsClock clock = {}, std::function<void(double seconds)> every_second = {},
+           std::int64_t cadence = kCadence)
+      : max_seconds_(max_seconds),
+        clock_(std::move(clock)),
+        every_second_(std::move(every_second)),
+        cadence_(cadence < 1 ? 1 : cadence) {}
 
-  // Counts `work` units; every kCadence of them reads the clock.  True once the budget
+  // Counts `work` units; every `cadence` of them reads the clock.  True once the budget
   // is spent (and from then on).
   bool poll(std::uint64_t work = 1) {
     left_ -= static_cast<std::int64_t>(work);
     if (left_ > 0) return expired_;
-    left_ = kCadence;
+    left_ = cadence_;
     return check();
   }
   // Reads the clock now; calls every_second at most once a second.
@@ -55,12 +63,18 @@ class Deadline {
   double max_seconds_;
   SecondsClock clock_;
   std::function<void(double)> every_second_;
+  std::int64_t cadence_;
   std::chrono::steady_clock::time_point t0_ = std::chrono::steady_clock::now();
   std::int64_t left_ = 0;  // the first poll reads the clock
   double last_report_ = 0;
   bool expired_ = false;
   std::uint64_t reads_ = 0;
 };
+
+// A clock counting from now: what a scenario hands its phases when no clock was given.
+inline SecondsClock clock_from_now() {
+  return [t0 = Clock::now()] { return since(t0); };
+}
 
 // The memory budget's default: 4 GiB, far below this machine class's 24 GiB and
 // enough for tens of millions of states of a small system, ~8 M of 64x4 host-CC (257

@@ -16,7 +16,8 @@ struct CommonOptions {
   // Decide every failing kind (found_mask), not only the verdict.
   bool collect_all = false;
   double max_seconds = 300;  // README "Budgets": BUDGET within a fraction of a second of it
-  SecondsClock clock;        // test hook: seconds since the start (empty: the steady clock)
+  SecondsClock clock;        // seconds since the command started (empty: since the engine started)
+  std::int64_t poll_cadence = Deadline::kCadence;  // work units between clock reads (tests: 1)
   // Every ~1 s: the engine's work so far (states explored, or instructions executed).
   std::function<void(std::uint64_t work, double seconds)> progress;
 };

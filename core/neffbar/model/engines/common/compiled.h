@@ -37,8 +37,11 @@ struct Compiled {
 
   // Random schedules need neither the prefix tables nor the blocks (prefix_sums and
   // blocks false): at 64x4 x 1000 rounds the blocks alone would be 5 bytes per
-  // instruction of the system.
-  Compiled(const System& s, bool reduce, bool prefix_sums = true, bool blocks = true)
+  // instruction of the system.  The prefix tables are built only up to
+  // max_prefix_entries (prefix_entries says how many they would have been), so a caller
+  // with a memory budget refuses them before they are allocated.
+  Compiled(const System& s, bool reduce, bool prefix_sums = true, bool blocks = true,
+           std::size_t max_prefix_entries = kMaxPrefixEntries)
       : sys(s), P(static_cast<std::uint32_t>(s.procs.size())), arrivals(s) {
     for (const Semaphore& m : s.semas) init.push_back(m.initial);
     // Which processes decrease / equality-test each semaphore (for the mover tests).
@@ -98,7 +101,7 @@ struct Compiled {
       prefix_entries += (pr.program.size() + 1) * t.size();
       touched.push_back(std::move(t));
     }
-    const bool build_prefix = prefix_sums && prefix_entries <= kMaxPrefixEntries;
+    const bool build_prefix = prefix_sums && prefix_entries <= std::min(kMaxPrefixEntries, max_prefix_entries);
     if (!prefix_sums) prefix_entries = 0;
     for (std::uint32_t p = 0; p < P; ++p) {
       const auto& prog = s.procs[p].program;

@@ -240,26 +240,35 @@ class Search {
 };
 
 // The verdict from what the search saw.  Severity order: a stopping failure, then
-// residues, then the global property.  A violation found before a budget ran out is the
-// verdict all the same (it is a concrete run); only the search's completeness is lost.
-// Under collect_all the answer is the mask of every kind, so an unfinished search stays
-// BUDGET (its mask is incomplete: the differential tests skip it).
+// residues, then the global property.  When a budget cut the search, a stopping failure
+// found before the cut is the verdict all the same: the search explores states in one
+// order, so the uncut search meets the same failure first and stops there too.  A
+// residue or a global finding is not: the uncut search could still meet a stopping
+// failure, so the verdict is BUDGET and the finding its counterexample (it is a concrete
+// run).  Under collect_all the answer is the mask of every kind, so an unfinished search
+// stays BUDGET without a counterexample (its mask is incomplete: the differential tests
+// skip it).
 void verdict_of(const Compiled& c, const CheckOptions& opt, const std::optional<Symmetry>& sym, const Search& s,
                 CheckResult& res) {
   const Findings& f = s.f;
+  const bool cut = !f.stop.empty();
   res.states = s.states.size();
   res.transitions = f.transitions;
   res.found_mask = f.found_mask;
   std::optional<Finding> chosen = f.failure ? f.failure : f.not_reusable;
   if (!chosen && f.global && opt.guarantee == GuaranteeMode::Global) chosen = f.global;
-  if (!f.stop.empty() && opt.collect_all) chosen.reset();
-  if (!f.stop.empty()) {
+  if (cut && opt.collect_all) chosen.reset();
+  const bool decided = chosen && (!cut || f.failure);  // a verdict the uncut search gives too
+  if (cut) {
     res.exhaustive = false;
-    res.note = chosen ? f.stop + " after the violation was found: the violation is real, but the search did not "
-                                 "finish, so other kinds of violation may be missed"
-                      : f.stop;
+    res.note = decided  ? f.stop + " after the violation was found: the violation is real, but the search did not "
+                                   "finish, so other kinds of violation may be missed"
+               : chosen ? f.stop + " after a " + std::string(verdict_name(chosen->kind)) +
+                              " was found (the counterexample): a more severe violation may come later, so the "
+                              "verdict is undecided"
+                        : f.stop;
   }
-  res.verdict = chosen ? chosen->kind : f.stop.empty() ? Verdict::Ok : Verdict::Budget;
+  res.verdict = decided ? chosen->kind : cut ? Verdict::Budget : Verdict::Ok;
   if (chosen) res.cex = rebuild(c, s.states.parents(), s.states.vias(), sym, *chosen);
   if (f.global) res.global_finding = rebuild(c, s.states.parents(), s.states.vias(), sym, *f.global);
   // The global line, never contradicting the verdict: a departure before a participant's
@@ -277,9 +286,11 @@ CheckResult explicit_search(const System& sys, const CheckOptions& opt) {
   CheckResult res;
   res.engine = Engine::Explicit;
   std::uint32_t states_seen = 0;  // the visited set's size, for the progress line
-  Deadline deadline(opt.max_seconds, opt.clock, [&](double t) {
-    if (opt.progress) opt.progress(states_seen, t);
-  });
+  Deadline deadline(
+      opt.max_seconds, opt.clock, [&](double t) {
+        if (opt.progress) opt.progress(states_seen, t);
+      },
+      opt.poll_cadence);
   const auto stopped = [&](std::string note) {
     res.verdict = Verdict::Budget;
     res.exhaustive = false;
@@ -293,7 +304,7 @@ CheckResult explicit_search(const System& sys, const CheckOptions& opt) {
                                     [](const Process& p) { return p.program.size() >= 0xFFFF; });
   const std::string too_large = "too large for the explicit search: ";
   if (too_long) return stopped(too_large + "a program is longer than 65534 instructions");
-  const Compiled c(sys, opt.reduce);
+  const Compiled c(sys, opt.reduce, true, true, opt.max_memory / 8);  // tables past the budget: not allocated
   if (c.prefix_entries > kMaxPrefixEntries) {
     return stopped(too_large + "its value tables would need " + std::to_string(c.prefix_entries * 8 >> 20) + " MiB");
   }

@@ -55,14 +55,36 @@ class StateSet {
   [[nodiscard]] std::uint32_t size() const { return count_; }
   [[nodiscard]] const std::vector<std::uint32_t>& parents() const { return parent_; }
   [[nodiscard]] const std::vector<std::uint16_t>& vias() const { return via_; }
-  // What the set holds now, and the most one more insert can add for a moment (a
-  // table doubling keeps the old table until the new one is filled).
+  // What the set holds now, and the most the next insert can add at its peak.  In its
+  // order: it may double the table (the old one kept until the new one is filled), grow
+  // the list of chunks (doubling, as std::vector does), take a new chunk, then reserve
+  // parent_ and via_ (each old array kept until copied).  bytes() + next_growth() is the
+  // set's peak through the next insert of a new state, to the byte (state_set_peak_test
+  // counts every allocation); a state already there adds at most the doubling.
   [[nodiscard]] std::uint64_t bytes() const {
     return std::uint64_t{chunks_.size()} * (std::uint64_t{width_} << shift_) * 2 + table_.capacity() * 4 +
-           parent_.capacity() * 4 + via_.capacity() * 2;
+           parent_.capacity() * 4 + via_.capacity() * 2 + chunks_.capacity() * sizeof(Chunk);
   }
   [[nodiscard]] std::uint64_t next_growth() const {
-    return std::max({table_.size() * 8, (std::uint64_t{width_} << shift_) * 2, parent_.capacity() * 12 + 1536});
+    const bool doubles = (std::uint64_t{count_} + 1) * 2 > table_.size();
+    const bool chunk = (count_ >> shift_) == chunks_.size();
+    const bool list = chunk && chunks_.size() == chunks_.capacity();
+    const bool reserve = parent_.size() == parent_.capacity();
+    const std::uint64_t list_cap = std::max<std::uint64_t>(1, chunks_.capacity() * 2);  // chunks_'s new capacity
+    const std::uint64_t grown = parent_.capacity() * 2 + 256;                         // parent_'s and via_'s
+    std::uint64_t at = 0, peak = 0;
+    const auto step = [&](std::uint64_t during, std::uint64_t after) {
+      peak = std::max(peak, at + during);
+      at += after;
+    };
+    if (doubles) step(table_.size() * 8, table_.size() * 4);
+    if (list) step(list_cap * sizeof(Chunk), (list_cap - chunks_.capacity()) * sizeof(Chunk));
+    if (chunk) step((std::uint64_t{width_} << shift_) * 2, (std::uint64_t{width_} << shift_) * 2);
+    if (reserve) {
+      step(grown * 4, (grown - parent_.capacity()) * 4);
+      step(grown * 2, (grown - via_.capacity()) * 2);
+    }
+    return peak;
   }
 
  private:
@@ -88,7 +110,8 @@ class StateSet {
   std::uint32_t width_;
   std::uint32_t shift_ = 19;  // states per chunk: 2^shift_, about kChunkBytes of pcs
   std::uint32_t count_ = 0;
-  std::vector<std::vector<std::uint16_t>> chunks_;
+  using Chunk = std::vector<std::uint16_t>;
+  std::vector<Chunk> chunks_;
   std::vector<std::uint32_t> parent_;
   std::vector<std::uint16_t> via_;
   std::vector<std::uint32_t> table_;

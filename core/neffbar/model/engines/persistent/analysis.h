@@ -29,9 +29,12 @@ class Analysis {
   Analysis(const System& sys, const PersistentOptions& opt)
       : sys_(sys), n_(sys), opt_(opt), run_(n_), deadline_(opt.max_seconds, opt.clock, [this](double t) {
           if (opt_.progress) opt_.progress(run_.executed, t);
-        }) {}
+        }, opt.poll_cadence) {}
 
   CheckResult go();
+
+ private:
+  CheckResult cut(CheckResult res);
 
  private:
   bool out_of_budget();

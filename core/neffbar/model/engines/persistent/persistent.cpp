@@ -15,21 +15,13 @@ CheckResult Analysis::go() {
     free_pass();
     general_rounds();
   }
-  if (!budget_ && unsafe_ && !candidates_.empty()) {
-    refine();
-  } else if (!unsafe_ && best_candidate_) {  // no UNSAFE anywhere: every candidate is global-only
-    if (!global_ || earlier(*best_candidate_, *global_)) global_ = best_candidate_;
-    k_global_ = std::min(k_global_, k_candidate_);
-  }
+  if (!budget_ && unsafe_ && !candidates_.empty()) refine();
   res.runs = runs_;
   res.instructions = run_.executed;
-  if (budget_) {
-    res.verdict = Verdict::Budget;
-    res.exhaustive = false;
-    res.global = GlobalStatus::Unknown;
-    res.note = run_.executed > opt_.max_instructions ? "instruction budget exhausted" : "time budget exhausted";
-    res.seconds = since(t0_);
-    return res;
+  if (budget_) return cut(std::move(res));
+  if (!unsafe_ && best_candidate_) {  // no UNSAFE anywhere: every candidate is global-only
+    if (!global_ || earlier(*best_candidate_, *global_)) global_ = best_candidate_;
+    k_global_ = std::min(k_global_, k_candidate_);
   }
   if (deadlock_) res.found_mask |= bit(Verdict::Deadlock);
   if (residue_) res.found_mask |= bit(Verdict::NotReusable);
@@ -61,6 +53,36 @@ CheckResult Analysis::go() {
              "not necessarily a shortest one";
   if (stopped_early_) res.note += "; stopped after the first UNSAFE rounds (the verdict cannot change)";
   if (candidates_cut_ && unsafe_ && !global_) res.note += "; global-only findings beside the UNSAFE not all decided";
+  res.seconds = since(t0_);
+  return res;
+}
+
+// The result of an analysis a budget cut.  An UNSAFE found before the cut is the verdict
+// the uncut run gives too (any UNSAFE makes it UNSAFE), with its witness; a global
+// finding is only reported (an UNSAFE or a DEADLOCK may come later), so the verdict is
+// BUDGET with it as the counterexample; a candidate not yet refined is neither.
+// Nothing is exact, and the round it broke in is not measured.
+CheckResult Analysis::cut(CheckResult res) {
+  const std::string why = run_.executed > opt_.max_instructions ? "instruction budget exhausted" : "time budget exhausted";
+  res.exhaustive = false;
+  res.global = global_ ? GlobalStatus::Broken : GlobalStatus::Unknown;
+  if (global_) {
+    res.found_mask |= bit(Verdict::GlobalUnsafe);
+    res.global_finding = witness(Verdict::GlobalUnsafe, &*global_);
+  }
+  if (unsafe_) {
+    res.found_mask |= bit(Verdict::Unsafe);
+    res.verdict = Verdict::Unsafe;
+    res.cex = witness(Verdict::Unsafe, &*unsafe_);
+    res.note = why + " after the UNSAFE was found: the violation is real, but the analysis did not finish";
+    if (n_.structured) res.note += "; broke in round: not measured (the budget ran out)";
+  } else {
+    res.verdict = Verdict::Budget;
+    if (global_) res.cex = res.global_finding;
+    res.note = global_ ? why + " after a GLOBAL_UNSAFE was found (the counterexample): a more severe violation may "
+                               "come later, so the verdict is undecided"
+                       : why;
+  }
   res.seconds = since(t0_);
   return res;
 }

@@ -141,17 +141,14 @@ struct Outcome {
 };
 
 // Runs one schedule to its end: the first violation, a state where nobody can move, or
-// the time budget.
+// the time budget.  The budget is polled after each picked step is judged, before it
+// fires: what the schedule ran into up to the cut is in the outcome.
 Outcome run_schedule(const Compiled& c, PctRun& pct, Deadline& deadline) {
   Outcome o;
   for (;;) {
     std::uint64_t work = 1;
     BlockResult r;
     const std::uint32_t best = pct.pick(r, work);
-    if (deadline.poll(work)) {  // a long schedule is bounded too
-      o.cut = true;
-      return o;
-    }
     if (best == kNone) {
       if (!pct.all_done()) o.found = Verdict::Deadlock;
       else if (pct.vals() != c.init) o.found = Verdict::NotReusable;
@@ -170,6 +167,10 @@ Outcome run_schedule(const Compiled& c, PctRun& pct, Deadline& deadline) {
       o.found_step = pct.steps();
       return o;
     }
+    if (deadline.poll(work)) {  // a long schedule is bounded too
+      o.cut = true;
+      return o;
+    }
     pct.fire(best);
   }
 }
@@ -183,9 +184,11 @@ CheckResult random_check(const System& sys, std::uint64_t runs, std::uint64_t se
   res.exhaustive = false;
   std::uint64_t executed = 0;  // over every schedule, for the progress line
   const PctRun* current = nullptr;
-  Deadline deadline(opt.max_seconds, opt.clock, [&](double t) {
-    if (opt.progress) opt.progress(executed + (current ? current->steps() : 0), t);
-  });
+  Deadline deadline(
+      opt.max_seconds, opt.clock, [&](double t) {
+        if (opt.progress) opt.progress(executed + (current ? current->steps() : 0), t);
+      },
+      opt.poll_cadence);
   const Compiled c(sys, false, false, false);
   std::mt19937_64 rng(seed);
   const std::size_t total = instruction_count(sys);
@@ -219,9 +222,11 @@ CheckResult random_check(const System& sys, std::uint64_t runs, std::uint64_t se
            std::to_string(static_cast<std::uint64_t>(rate)) + " instructions/s measured";
   };
   bool departed = false;
+  bool cut = false;  // the budget ended the schedules before one found a violation
   for (std::uint64_t run = 0; run < runs; ++run) {
     if (deadline.check()) {
-      res.note = "time budget reached after " + std::to_string(run) + " schedules";
+      res.note = "time budget reached after " + std::to_string(run) + " of " + std::to_string(runs) + " schedules";
+      cut = true;
       break;
     }
     ++res.runs;
@@ -238,12 +243,13 @@ CheckResult random_check(const System& sys, std::uint64_t runs, std::uint64_t se
     if (o.cut) {
       res.note = "time budget reached inside schedule " + std::to_string(run + 1) + " (after " +
                  std::to_string(pct.steps()) + " of its instructions; " + per_schedule() + ")";
-      if (!found && !o.global_broken) break;
+      cut = true;  // (a schedule that found a violation ended there, before any cut)
     }
     if (o.global_broken) {
       res.found_mask |= bit(Verdict::GlobalUnsafe);
       if (!res.global_finding) res.global_finding = replay(plan, o.global_step, o.global_proc, Verdict::GlobalUnsafe);
     }
+    if (cut) break;  // the rest of this schedule, which could still run into a stopping failure, was not run
     if (!found && o.global_broken && opt.guarantee == GuaranteeMode::Global) found = Verdict::GlobalUnsafe;
     if (found) {
       res.found_mask |= bit(*found);
@@ -252,7 +258,16 @@ CheckResult random_check(const System& sys, std::uint64_t runs, std::uint64_t se
       res.note = "random schedule: run " + std::to_string(run) + " of seed " + std::to_string(seed);
       break;
     }
-    if (o.cut) break;
+  }
+  // Cut before the schedules asked for ran out: BUDGET, not NOT_REFUTED.  A global finding
+  // of a schedule is reported (the counterexample), not the verdict: the rest of its
+  // schedule was not run.
+  if (cut) {
+    res.verdict = Verdict::Budget;
+    if (res.global_finding) {
+      res.cex = res.global_finding;
+      res.note += "; a GLOBAL_UNSAFE was found before the cut (the counterexample)";
+    }
   }
   if (total >= (std::size_t{1} << 20) && res.note.find("whole schedule") == std::string::npos) {
     res.note += (res.note.empty() ? "" : "; ") + per_schedule();

@@ -1,0 +1,86 @@
+// The explicit search's memory budget at every growth step: the visited set's bytes()
+// + next_growth() is its peak through the next insert, to the byte.  This binary
+// replaces the global operator new and delete to count every byte allocated (so it is
+// its own executable), and inserts new states one by one into sets of every chunk
+// width, comparing the peak each insert reached with what the set said beforehand.
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+#include <new>
+#include <vector>
+
+#include "neffbar/model/engines/explicit/state_set.h"
+
+namespace {
+
+// Live bytes and the high-water mark since the last reset, counted by the operators
+// below (each block carries its size in a 16-byte header).
+std::size_t g_live = 0, g_peak = 0;
+
+void* counted_alloc(std::size_t n) {
+  void* p = std::malloc(n + 16);
+  if (!p) throw std::bad_alloc();
+  *static_cast<std::size_t*>(p) = n;
+  g_live += n;
+  if (g_live > g_peak) g_peak = g_live;
+  return static_cast<char*>(p) + 16;
+}
+
+void counted_free(void* q) noexcept {
+  if (!q) return;
+  void* p = static_cast<char*>(q) - 16;
+  g_live -= *static_cast<std::size_t*>(p);
+  std::free(p);
+}
+
+}  // namespace
+
+void* operator new(std::size_t n) { return counted_alloc(n); }
+void* operator new[](std::size_t n) { return counted_alloc(n); }
+void operator delete(void* p) noexcept { counted_free(p); }
+void operator delete[](void* p) noexcept { counted_free(p); }
+void operator delete(void* p, std::size_t) noexcept { counted_free(p); }
+void operator delete[](void* p, std::size_t) noexcept { counted_free(p); }
+
+namespace neffbar::model::detail {
+namespace {
+
+TEST(StateSetPeak, BytesPlusNextGrowthIsThePeakOfEveryInsertToTheByte) {
+  // Widths across the chunk sizes (shift 15, 13, 12, 10, 6) and the parent reserve at
+  // the same counts as a table doubling and a new chunk (widths > 64).
+  for (const std::uint32_t width : {1u, 4u, 8u, 17u, 257u}) {
+    const std::uint32_t n = width == 257 ? 5'000 : 40'000;
+    std::vector<std::uint16_t> pcs(width, 0);
+    StateSet set(width);
+    std::uint32_t growths = 0;
+    for (std::uint32_t i = 0; i < n; ++i) {
+      pcs[0] = static_cast<std::uint16_t>(i);
+      pcs[width > 1 ? 1 : 0] = static_cast<std::uint16_t>(width > 1 ? i >> 16 : i);
+      const std::uint64_t bytes = set.bytes(), growth = set.next_growth();
+      const std::size_t live = g_live;
+      g_peak = live;
+      ASSERT_TRUE(set.insert(pcs.data(), i, 0).second);
+      const std::uint64_t reached = g_peak - live;
+      ASSERT_EQ(reached, growth) << "width " << width << ", insert " << i << ": the insert's peak";
+      ASSERT_EQ(g_live - live, set.bytes() - bytes) << "width " << width << ", insert " << i << ": what it holds after";
+      growths += growth > 0;
+    }
+    EXPECT_GT(growths, 10u) << "width " << width << ": the inserts grew the set at " << growths << " steps only";
+  }
+}
+
+TEST(StateSetPeak, AStateAlreadyThereAddsAtMostTheDoubling) {
+  StateSet set(4);
+  std::vector<std::uint16_t> pcs(4, 0);
+  for (std::uint32_t i = 0; i < 1000; ++i) {
+    pcs[0] = static_cast<std::uint16_t>(i % 200);
+    const std::uint64_t growth = set.next_growth();
+    const std::size_t live = g_live;
+    g_peak = live;
+    set.insert(pcs.data(), i, 0);
+    EXPECT_LE(g_peak - live, growth) << "insert " << i;
+  }
+}
+
+}  // namespace
+}  // namespace neffbar::model::detail

@@ -8,6 +8,9 @@
 
 #include <algorithm>
 #include <functional>
+#include <memory>
+#include <optional>
+#include <string>
 #include <vector>
 
 #include "draw.h"
@@ -594,6 +597,135 @@ inline void reductions_agree_with_the_reference(const ReductionInput& in, const 
   const testing::ReportContext whole{.mode = GuaranteeMode::Global, .collect_all = true, .broke_in_round = 0};
   j.require(testing::report_disagreement(in.sys, r, ref, whole).empty(), "the whole report agrees with the reference checker");
   j.tags(o.reduce ? "lipton" : "unreduced", ref.found_mask == 0 ? "ok" : "failing");
+}
+
+}  // namespace neffbar::props
+
+namespace neffbar::props {
+
+// ------------------------------------------------------------------- budget cuts -----
+// A check cut short by its budget at any point (the time budget at any read of the
+// clock, every poll reading it; the state budget at any state count) gives the uncut
+// verdict or BUDGET, never another; reports what it found before the cut, with
+// counterexamples that replay; calls a result exact only when it is the uncut one; and
+// a cut later than one that gave the uncut verdict gives it too.  On arbitrary systems
+// through each engine, and on small composed topologies as whole scenarios: the
+// symmetry verification, the re-checks of fewer rounds (the round it broke in is the
+// uncut one, or unmeasured and said so) and the persistent analysis.
+enum class CutBudget : std::uint8_t { Time, States };
+
+struct CutInput {
+  static constexpr bool kPropertyInput = true;
+  bool composed = false;
+  System sys;      // checked through decide() when !composed
+  Topology topo;   // checked as a scenario when composed
+  Engine engine = Engine::Explicit;
+  CutBudget budget = CutBudget::Time;
+  std::uint32_t first = 0, second = 0;  // two cut points, in thousandths of the uncut run's reads (or states)
+};
+
+inline CutInput draw_cuts(Source& s) {
+  CutInput in;
+  in.engine = s.element({Engine::Explicit, Engine::Persistent, Engine::Random});
+  in.composed = s.weighted({3, 1}) == 1;
+  if (in.composed) {
+    in.topo = draw_topology(s, 2, 3);
+    in.topo.leaders = std::min(in.topo.leaders, 2u);  // the explicit search decides them in milliseconds
+  } else {
+    ArbitraryShape shape;
+    shape.persistent_only = in.engine == Engine::Persistent;
+    in.sys = arbitrary_system(s, shape);
+  }
+  in.budget = in.engine == Engine::Explicit && s.coin() ? CutBudget::States : CutBudget::Time;
+  in.first = static_cast<std::uint32_t>(s.below(1001));
+  in.second = static_cast<std::uint32_t>(s.below(1001));
+  return in;
+}
+
+// A clock that returns 0 for its first `at` reads, then a time past any budget: a cut
+// at that read.  Its count is shared by the copies the options make of it.
+struct CutClock {
+  std::shared_ptr<std::uint64_t> reads = std::make_shared<std::uint64_t>(0);
+  std::uint64_t at = UINT64_MAX;
+  double operator()() const { return (*reads)++ < at ? 0.0 : 1e9; }
+};
+
+// The implementation under test: a system through an engine, a scenario whole.
+struct CutImpl {
+  std::function<Result<CheckResult>(const System&, const EngineOptions&)> decide = model::decide;
+  std::function<Result<ScenarioResult>(const Scenario&)> scenario = run_scenario;
+};
+
+// Runs the input with the budget cut at `at` (UINT64_MAX: not cut); returns the system
+// checked, the result, and how many clock reads (or states) the run made.
+struct CutRun {
+  System sys;
+  CheckResult res;
+  std::uint64_t extent = 0;
+};
+inline std::optional<CutRun> run_cut(const CutInput& in, const CutImpl& impl, std::uint64_t at) {
+  EngineOptions o;
+  o.engine = in.engine;
+  o.random_runs = 4;
+  o.check.poll_cadence = 1;
+  CutClock clock;
+  if (in.budget == CutBudget::Time) clock.at = at;
+  if (in.budget == CutBudget::States && at != UINT64_MAX) o.check.max_states = at;
+  o.check.clock = clock;
+  CutRun out;
+  if (in.composed) {
+    Result<ScenarioResult> r = impl.scenario(Scenario{in.topo, Hypotheses{}, o, {}});
+    if (!r) return std::nullopt;
+    out.sys = std::move(r->system);
+    out.res = std::move(r->result);
+  } else {
+    Result<CheckResult> r = impl.decide(in.sys, o);
+    if (!r) return std::nullopt;
+    out.sys = in.sys;
+    out.res = std::move(*r);
+  }
+  out.extent = in.budget == CutBudget::Time ? *clock.reads : out.res.states;
+  return out;
+}
+
+// What one cut run gets wrong against the uncut one ("" when nothing).
+inline std::string cut_disagreement(const CutRun& full, const CutRun& cut, bool composed) {
+  const CheckResult &f = full.res, &c = cut.res;
+  if (c.verdict != f.verdict && c.verdict != Verdict::Budget) return "the verdict is the uncut one or BUDGET";
+  if (c.exact() && (c.verdict != f.verdict || c.found_mask != f.found_mask || c.states != f.states || c.runs != f.runs ||
+                    c.instructions != f.instructions)) {
+    return "only the uncut result is exact";
+  }
+  if (failing(c.verdict) && !c.cex) return "a failing verdict comes with its counterexample";
+  if (c.cex && (c.cex->kind == Verdict::Unsafe || c.cex->kind == Verdict::Deadlock || c.cex->kind == Verdict::Overflow) &&
+      c.verdict != c.cex->kind) {
+    return "a stopping violation found before the cut is the verdict";
+  }
+  if (c.cex && !replay(cut.sys, *c.cex)) return "the counterexample replays";
+  if (c.global_finding && !replay(cut.sys, *c.global_finding)) return "the global finding replays";
+  if (c.found_mask != 0 && !c.cex && !c.global_finding) return "what was found before the cut is reported";
+  if (composed && c.broke_in_round != f.broke_in_round &&
+      !(c.broke_in_round == 0 && (c.verdict == Verdict::Budget || c.note.find("not measured") != std::string::npos))) {
+    return "the round it broke in is the uncut one, or not measured and said so";
+  }
+  return "";
+}
+
+inline void budget_cuts_are_honest(const CutInput& in, const CutImpl& impl, Judge& j) {
+  const std::optional<CutRun> full = run_cut(in, impl, UINT64_MAX);
+  j.assume(full.has_value());  // the persistent engine refuses what does not qualify
+  // Cut points: the thousandths of the uncut run's extent, the earlier one first.
+  const auto at = [&](std::uint32_t permille) { return (full->extent + 1) * permille / 1000; };
+  const std::uint64_t k1 = std::min(at(in.first), at(in.second)), k2 = std::max(at(in.first), at(in.second));
+  const std::optional<CutRun> c1 = run_cut(in, impl, k1), c2 = run_cut(in, impl, k2);
+  j.require(c1 && c2, "a cut run answers as the uncut one does");
+  for (const CutRun* c : {&*c1, &*c2}) {
+    const std::string wrong = cut_disagreement(*full, *c, in.composed);
+    if (!wrong.empty()) j.fail(wrong);
+  }
+  j.require(!(c1->res.verdict == full->res.verdict && c2->res.verdict != full->res.verdict),
+            "a cut later than one that gave the uncut verdict gives it too");
+  j.tags(in.composed ? "composed" : "arbitrary", c1->res.verdict == Verdict::Budget ? "cut" : "uncut verdict");
 }
 
 }  // namespace neffbar::props

@@ -49,6 +49,7 @@ void for_each_property(Visit&& visit) {
   visit(Property<SystemInput>{"persistent", draw_persistent, [](const SystemInput& in, Judge& j) {
                                 persistent_engine_agrees(in, check_persistent, j);
                               }});
+  visit(Property<CutInput>{"budget_cuts", draw_cuts, [](const CutInput& in, Judge& j) { budget_cuts_are_honest(in, CutImpl{}, j); }});
 }
 
 inline std::vector<std::string_view> property_names() {

@@ -11,6 +11,7 @@
 #include "neffbar/tables.h"
 #include "neffbar/model/frontend/hypothesis_params.h"
 #include "neffbar/model/system/system.h"
+#include "neffbar/model/system/verdict.h"
 #include "neffbar/semaphore.h"
 
 namespace neffbar {
@@ -59,6 +60,7 @@ inline void showValue(const Topology& t, std::ostream& os) {
 inline void showValue(Fault f, std::ostream& os) { os << name(f); }
 inline void showValue(DecMode d, std::ostream& os) { os << name(d); }
 inline void showValue(const System& s, std::ostream& os) { os << "System:\n" << listing(s); }
+inline void showValue(Engine e, std::ostream& os) { os << engine_name(e); }
 }  // namespace model
 
 inline void showValue(Compare c, std::ostream& os) { os << model::name(c); }

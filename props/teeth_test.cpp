@@ -250,5 +250,56 @@ TEST(Teeth, PersistentEngineMissingResidues) {  // a free run that forgets the v
                              prop(draw_persistent, [&](const SystemInput& in, Judge& j) { persistent_engine_agrees(in, forgets, j); })));
 }
 
+// budget_cuts: engines that get a cut wrong, each caught by the law it breaks.
+auto cuts_with(std::function<void(CheckResult&)> spoil) {
+  CutImpl broken;
+  broken.decide = [spoil](const System& sys, const EngineOptions& o) -> Result<CheckResult> {
+    Result<CheckResult> r = decide(sys, o);
+    if (r) spoil(*r);
+    return r;
+  };
+  return prop(draw_cuts, [broken](const CutInput& in, Judge& j) { budget_cuts_are_honest(in, broken, j); });
+}
+
+TEST(Teeth, BudgetCutsAFindingMadeTheVerdict) {  // a residue or global finding in hand taken for the verdict
+  EXPECT_TRUE(property_fails("the verdict is the uncut one or BUDGET", cuts_with([](CheckResult& r) {
+    if (r.verdict == Verdict::Budget && r.cex) r.verdict = r.cex->kind;
+  })));
+}
+
+TEST(Teeth, BudgetCutsWhatWasFoundDropped) {
+  EXPECT_TRUE(property_fails("what was found before the cut is reported", cuts_with([](CheckResult& r) {
+    if (r.verdict == Verdict::Budget) r.cex.reset(), r.global_finding.reset();
+  })));
+}
+
+TEST(Teeth, BudgetCutsAStoppingViolationLeftAtBudget) {
+  EXPECT_TRUE(property_fails("a stopping violation found before the cut is the verdict", cuts_with([](CheckResult& r) {
+    if (!r.exhaustive && r.verdict == Verdict::Unsafe) r.verdict = Verdict::Budget;
+  })));
+}
+
+TEST(Teeth, BudgetCutsACutRunCalledExact) {  // a run the budget ended that found nothing says OK, exact
+  EXPECT_TRUE(property_fails("only the uncut result is exact", cuts_with([](CheckResult& r) {
+    if (r.verdict == Verdict::Budget && !r.cex && !r.global_finding && r.found_mask == 0) {
+      r.verdict = Verdict::Ok;
+      r.exhaustive = true;
+      if (r.engine == Engine::Random) r.engine = Engine::Explicit;
+    }
+  })));
+}
+
+TEST(Teeth, BudgetCutsARecheckCutTakenForTheRoundItBrokeIn) {
+  CutImpl broken;
+  broken.scenario = [](const Scenario& s) {
+    Result<ScenarioResult> r = run_scenario(s);
+    if (r && r->result.note.find("broke in round: not measured") != std::string::npos) r->result.broke_in_round = s.topo.rounds;
+    return r;
+  };
+  EXPECT_TRUE(property_fails("the round it broke in is the uncut one, or not measured and said so",
+                             prop(draw_cuts, [broken](const CutInput& in, Judge& j) { budget_cuts_are_honest(in, broken, j); }),
+                             2000));
+}
+
 }  // namespace
 }  // namespace neffbar::props

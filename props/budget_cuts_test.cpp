@@ -47,15 +47,16 @@ Sweep sweep(const CutInput& in, const std::string& what) {
   const std::optional<CutRun> full = run_cut(in, impl, UINT64_MAX);
   if (!full) return s;
   bool uncut_seen = false;
-  for (std::uint64_t k = 0; k <= full->extent; ++k) {
+  const std::vector<std::uint64_t> points = cut_points(in, *full);
+  for (const std::uint64_t k : points) {
     const std::optional<CutRun> c = run_cut(in, impl, k);
     EXPECT_TRUE(c.has_value()) << what << " k=" << k;
     if (!c) continue;
     ++s.points;
     s.changed += c->res.verdict == Verdict::Budget && full->res.verdict != Verdict::Budget;
     ++s.phases[phase_of(c->res)];
-    const std::string wrong = cut_disagreement(*full, *c, in.composed);
-    EXPECT_EQ(wrong, "") << what << ", cut at " << k << " of " << full->extent << ": " << verdict_name(c->res.verdict)
+    const std::string wrong = cut_disagreement(*full, *c, in.composed, in.budget == CutBudget::Memory ? k : UINT64_MAX);
+    EXPECT_EQ(wrong, "") << what << ", cut at " << k << " (" << points.size() << " points): " << verdict_name(c->res.verdict)
                          << " (uncut " << verdict_name(full->res.verdict) << "), note: " << c->res.note;
     const bool uncut = c->res.verdict == full->res.verdict;
     EXPECT_FALSE(uncut_seen && !uncut) << what << ": the uncut verdict at an earlier cut, " << verdict_name(c->res.verdict)
@@ -106,6 +107,9 @@ void arbitrary_sweep(Engine engine, CutBudget budget, const char* label) {
 
 TEST(BudgetCuts, TheExplicitSearchAtEveryClockRead) { arbitrary_sweep(Engine::Explicit, CutBudget::Time, "explicit, arbitrary, time"); }
 TEST(BudgetCuts, TheExplicitSearchAtEveryStateCount) { arbitrary_sweep(Engine::Explicit, CutBudget::States, "explicit, arbitrary, states"); }
+TEST(BudgetCuts, TheExplicitSearchAtEveryMemoryGrowthStep) {
+  arbitrary_sweep(Engine::Explicit, CutBudget::Memory, "explicit, arbitrary, memory");
+}
 TEST(BudgetCuts, ThePersistentEngineAtEveryClockRead) { arbitrary_sweep(Engine::Persistent, CutBudget::Time, "persistent, arbitrary, time"); }
 TEST(BudgetCuts, RandomSchedulesAtEveryClockRead) { arbitrary_sweep(Engine::Random, CutBudget::Time, "random, arbitrary, time"); }
 
@@ -137,7 +141,9 @@ void composed_sweep(Engine engine, CutBudget budget, const char* label, std::vec
     total += sweep(in, std::string(label) + " " + scenario_title(topo, Hypotheses{}));
   }
   EXPECT_GT(total.changed, 0u) << "no cut changed anything: the sweep cuts nowhere";
-  if (engine == Engine::Explicit) EXPECT_GT(rechecked, 0u) << "no scenario broke before its last round: no re-check was cut";
+  if (engine == Engine::Explicit) {
+    EXPECT_GT(rechecked, 0u) << "no scenario broke before its last round: no re-check was cut";
+  }
   report(label, total, t.seconds());
 }
 
@@ -146,6 +152,9 @@ TEST(BudgetCuts, ComposedScenariosThroughTheExplicitSearchAtEveryClockRead) {
 }
 TEST(BudgetCuts, ComposedScenariosThroughTheExplicitSearchAtEveryStateCount) {
   composed_sweep(Engine::Explicit, CutBudget::States, "explicit, composed (+re-checks), states");
+}
+TEST(BudgetCuts, ComposedScenariosThroughTheExplicitSearchAtEveryMemoryGrowthStep) {
+  composed_sweep(Engine::Explicit, CutBudget::Memory, "explicit, composed (+re-checks), memory");
 }
 // The persistent engine and random schedules decide large topologies too: up to the
 // deployed 64x4 (its 257 greedy runs, each a point to cut at).

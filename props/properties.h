@@ -16,7 +16,9 @@
 #include "draw.h"
 #include "judge.h"
 #include "neffbar/json_log.h"
+#include "neffbar/model/engines/common/compiled.h"
 #include "neffbar/model/engines/explicit/search.h"
+#include "neffbar/model/engines/explicit/state_set.h"
 #include "neffbar/model/frontend/faults.h"
 #include "neffbar/model/engines/oracle.h"
 #include "neffbar/model/engines/persistent/persistent.h"
@@ -612,7 +614,7 @@ namespace neffbar::props {
 // through each engine, and on small composed topologies as whole scenarios: the
 // symmetry verification, the re-checks of fewer rounds (the round it broke in is the
 // uncut one, or unmeasured and said so) and the persistent analysis.
-enum class CutBudget : std::uint8_t { Time, States };
+enum class CutBudget : std::uint8_t { Time, States, Memory };
 
 struct CutInput {
   static constexpr bool kPropertyInput = true;
@@ -621,7 +623,7 @@ struct CutInput {
   Topology topo;   // checked as a scenario when composed
   Engine engine = Engine::Explicit;
   CutBudget budget = CutBudget::Time;
-  std::uint32_t first = 0, second = 0;  // two cut points, in thousandths of the uncut run's reads (or states)
+  std::uint32_t first = 0, second = 0;  // two cut points, in thousandths of the list of them (cut_points)
 };
 
 inline CutInput draw_cuts(Source& s) {
@@ -636,7 +638,7 @@ inline CutInput draw_cuts(Source& s) {
     shape.persistent_only = in.engine == Engine::Persistent;
     in.sys = arbitrary_system(s, shape);
   }
-  in.budget = in.engine == Engine::Explicit && s.coin() ? CutBudget::States : CutBudget::Time;
+  in.budget = in.engine != Engine::Explicit ? CutBudget::Time : s.element({CutBudget::Time, CutBudget::States, CutBudget::Memory});
   in.first = static_cast<std::uint32_t>(s.below(1001));
   in.second = static_cast<std::uint32_t>(s.below(1001));
   return in;
@@ -656,12 +658,13 @@ struct CutImpl {
   std::function<Result<ScenarioResult>(const Scenario&)> scenario = run_scenario;
 };
 
-// Runs the input with the budget cut at `at` (UINT64_MAX: not cut); returns the system
-// checked, the result, and how many clock reads (or states) the run made.
+// Runs the input with its budget at `at` (UINT64_MAX: not cut): the clock cut at read
+// `at`, at most `at` states, or `at` bytes; returns the system checked, the result, and
+// how many clock reads the run made.
 struct CutRun {
   System sys;
   CheckResult res;
-  std::uint64_t extent = 0;
+  std::uint64_t reads = 0;
 };
 inline std::optional<CutRun> run_cut(const CutInput& in, const CutImpl& impl, std::uint64_t at) {
   EngineOptions o;
@@ -671,6 +674,7 @@ inline std::optional<CutRun> run_cut(const CutInput& in, const CutImpl& impl, st
   CutClock clock;
   if (in.budget == CutBudget::Time) clock.at = at;
   if (in.budget == CutBudget::States && at != UINT64_MAX) o.check.max_states = at;
+  if (in.budget == CutBudget::Memory && at != UINT64_MAX) o.check.max_memory = at;
   o.check.clock = clock;
   CutRun out;
   if (in.composed) {
@@ -684,13 +688,65 @@ inline std::optional<CutRun> run_cut(const CutInput& in, const CutImpl& impl, st
     out.sys = in.sys;
     out.res = std::move(*r);
   }
-  out.extent = in.budget == CutBudget::Time ? *clock.reads : out.res.states;
+  out.reads = *clock.reads;
   return out;
 }
 
-// What one cut run gets wrong against the uncut one ("" when nothing).
-inline std::string cut_disagreement(const CutRun& full, const CutRun& cut, bool composed) {
+// The explicit search's memory at its growth steps: what it holds beside the visited set
+// (the value tables), and the visited set's peak through each insert that grows it, by
+// the count of states before that insert (bytes() + next_growth(); state_set_peak_test
+// shows it is the peak to the byte).
+struct MemorySteps {
+  std::uint64_t fixed = 0;
+  std::vector<std::pair<std::uint64_t, std::uint64_t>> peaks;  // (states before, peak bytes)
+  // The most the search held with `states` states inserted.
+  [[nodiscard]] std::uint64_t peak_with(std::uint64_t states) const {
+    std::uint64_t p = 0;
+    for (const auto& [count, bytes] : peaks) {
+      if (count < states) p = std::max(p, bytes);
+    }
+    return fixed + p;
+  }
+};
+inline MemorySteps memory_steps(const System& sys, std::uint64_t states) {
+  MemorySteps m;
+  m.fixed = std::uint64_t{model::detail::Compiled(sys, true).prefix_entries} * 8;
+  const auto P = static_cast<std::uint32_t>(sys.procs.size());
+  model::detail::StateSet set(P);
+  std::vector<std::uint16_t> pcs(P, 0);
+  for (std::uint64_t i = 0; i <= states; ++i) {
+    if (const std::uint64_t g = set.next_growth(); g > 0) m.peaks.emplace_back(i, set.bytes() + g);
+    pcs[0] = static_cast<std::uint16_t>(i);
+    if (P > 1) pcs[1] = static_cast<std::uint16_t>(i >> 16);
+    set.insert(pcs.data(), static_cast<std::uint32_t>(i), 0);
+  }
+  return m;
+}
+
+// Every point the input's budget can be cut at, as run_cut's `at`: each clock read of the
+// uncut run, each state count, or, for memory, one byte short of each growth step's peak
+// and the peak itself.
+inline std::vector<std::uint64_t> cut_points(const CutInput& in, const CutRun& full) {
+  std::vector<std::uint64_t> at;
+  if (in.budget == CutBudget::Memory) {
+    const MemorySteps m = memory_steps(full.sys, full.res.states);
+    for (const auto& step : m.peaks) at.insert(at.end(), {m.fixed + step.second - 1, m.fixed + step.second});
+    return at;
+  }
+  const std::uint64_t n = in.budget == CutBudget::Time ? full.reads : full.res.states;
+  for (std::uint64_t k = 0; k <= n; ++k) at.push_back(k);
+  return at;
+}
+
+// What one cut run gets wrong against the uncut one ("" when nothing); `max_memory`: the
+// memory budget it ran under (UINT64_MAX: none).
+inline std::string cut_disagreement(const CutRun& full, const CutRun& cut, bool composed,
+                                    std::uint64_t max_memory = UINT64_MAX) {
   const CheckResult &f = full.res, &c = cut.res;
+  if (max_memory != UINT64_MAX && c.engine == Engine::Explicit &&
+      memory_steps(cut.sys, c.states).peak_with(c.states) > max_memory) {
+    return "the search's memory never passes its budget";
+  }
   if (c.verdict != f.verdict && c.verdict != Verdict::Budget) return "the verdict is the uncut one or BUDGET";
   if (c.exact() && (c.verdict != f.verdict || c.found_mask != f.found_mask || c.states != f.states || c.runs != f.runs ||
                     c.instructions != f.instructions)) {
@@ -718,13 +774,15 @@ inline void budget_cuts_are_honest(const CutInput& in, const CutImpl& impl, Judg
   if (in.composed && in.topo.chips * in.topo.leaders * in.topo.rounds > 4) j.assume(j.thorough());
   const std::optional<CutRun> full = run_cut(in, impl, UINT64_MAX);
   j.assume(full.has_value());  // the persistent engine refuses what does not qualify
-  // Cut points: the thousandths of the uncut run's extent, the earlier one first.
-  const auto at = [&](std::uint32_t permille) { return (full->extent + 1) * permille / 1000; };
+  // Two cut points, the earlier one first (thousandths of the list of points).
+  const std::vector<std::uint64_t> points = cut_points(in, *full);
+  j.assume(!points.empty());
+  const auto at = [&](std::uint32_t permille) { return points[(points.size() - 1) * permille / 1000]; };
   const std::uint64_t k1 = std::min(at(in.first), at(in.second)), k2 = std::max(at(in.first), at(in.second));
   const std::optional<CutRun> c1 = run_cut(in, impl, k1), c2 = run_cut(in, impl, k2);
   j.require(c1 && c2, "a cut run answers as the uncut one does");
-  for (const CutRun* c : {&*c1, &*c2}) {
-    const std::string wrong = cut_disagreement(*full, *c, in.composed);
+  for (const auto& [c, k] : {std::pair{&*c1, k1}, std::pair{&*c2, k2}}) {
+    const std::string wrong = cut_disagreement(*full, *c, in.composed, in.budget == CutBudget::Memory ? k : UINT64_MAX);
     if (!wrong.empty()) j.fail(wrong);
   }
   j.require(!(c1->res.verdict == full->res.verdict && c2->res.verdict != full->res.verdict),

@@ -289,6 +289,17 @@ TEST(Teeth, BudgetCutsACutRunCalledExact) {  // a run the budget ended that foun
   })));
 }
 
+TEST(Teeth, BudgetCutsMemoryOvershotByAGrowthStep) {  // the budget checked after the table grows, not before
+  CutImpl broken;
+  broken.decide = [](const System& sys, const EngineOptions& o) -> Result<CheckResult> {
+    EngineOptions late = o;
+    if (late.check.max_memory < UINT64_MAX / 2) late.check.max_memory *= 2;
+    return decide(sys, late);
+  };
+  EXPECT_TRUE(property_fails("the search's memory never passes its budget",
+                             prop(draw_cuts, [broken](const CutInput& in, Judge& j) { budget_cuts_are_honest(in, broken, j); })));
+}
+
 TEST(Teeth, BudgetCutsARecheckCutTakenForTheRoundItBrokeIn) {
   CutImpl broken;
   broken.scenario = [](const Scenario& s) {

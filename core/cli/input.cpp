@@ -1,11 +1,13 @@
 #include "input.h"
 
 #include <fcntl.h>
+#include <poll.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include <algorithm>
 #include <cerrno>
+#include <cstdio>
 #include <cstring>
 #include <iostream>
 
@@ -45,14 +47,35 @@ bool read_upto(Input& in, std::size_t limit, ReadSome&& read_some) {
   return true;
 }
 
+// std::cin sits on C's stdin (sync_with_stdio, the default), where a failed read(2)
+// only sets ferror(stdin), which std::cin shows as the end of the input: it is told
+// apart here.  EAGAIN is not the end: fd 0's file description may be shared with a
+// process that made it non-blocking (only the path case below has its own to clear), so
+// the bytes are waited for with poll(2) and the read goes on; any other error is the
+// read error it is ("Is a directory" for `- < /`), not an input cut short.
 Result<Input> read_stdin(std::size_t limit) {
   Input in;
-  const bool ok = read_upto(in, limit, [](char* p, std::size_t n) -> long {
-    if (!std::cin) return 0;  // the end (or an error, which bad() reports below)
-    std::cin.read(p, static_cast<std::streamsize>(n));
-    return std::cin.bad() ? -1 : static_cast<long>(std::cin.gcount());
+  int err = 0;
+  const bool ok = read_upto(in, limit, [&err](char* p, std::size_t n) -> long {
+    for (;;) {
+      if (!std::cin) return 0;  // the end (or an error, which bad() reports below)
+      errno = 0;
+      std::cin.read(p, static_cast<std::streamsize>(n));
+      const long got = static_cast<long>(std::cin.gcount());
+      if (std::cin.bad()) return -1;
+      if (std::cin || std::ferror(stdin) == 0) return got;
+      if (errno != EAGAIN && errno != EWOULDBLOCK) {
+        err = errno;
+        return -1;
+      }
+      std::clearerr(stdin);
+      std::cin.clear();
+      if (got > 0) return got;
+      pollfd fd{STDIN_FILENO, POLLIN, 0};
+      (void)::poll(&fd, 1, -1);  // readable, or the writer gone (POLLHUP): read again
+    }
   });
-  if (!ok || std::cin.bad()) return io_error("readable input", "read error");
+  if (!ok || std::cin.bad()) return io_error("readable input", err != 0 ? std::strerror(err) : "read error");
   return in;
 }
 

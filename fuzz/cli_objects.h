@@ -13,6 +13,7 @@ enum class CliObject : std::uint8_t {
   Missing,     // a path that does not exist
   Null,        // /dev/null
   Zero,        // /dev/zero: endless input
+  Fifo,        // a FIFO a slow writer feeds with the input's stdin bytes, then closes
   OutFull,     // -o /dev/full
   OutDir,      // -o a directory
   OutFile,     // -o a file in the scratch folder
@@ -24,10 +25,11 @@ namespace neffbar {
 template <>
 struct EnumNames<fuzz::CliObject> {
   using O = fuzz::CliObject;
-  static constexpr NameTable<O, 8> table{{{O::Dir, "@dir"},
+  static constexpr NameTable<O, 9> table{{{O::Dir, "@dir"},
                                           {O::Missing, "@missing"},
                                           {O::Null, "@null"},
                                           {O::Zero, "@zero"},
+                                          {O::Fifo, "@fifo"},
                                           {O::OutFull, "@out-full"},
                                           {O::OutDir, "@out-dir"},
                                           {O::OutFile, "@out-file"},

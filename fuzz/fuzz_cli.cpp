@@ -19,6 +19,8 @@
 // File-system objects, as hostile as a user's: these words stand for
 //   @dir       an empty directory            @missing   a path that does not exist
 //   @null      /dev/null (empty input)       @zero      /dev/zero (endless input)
+//   @fifo      a FIFO in the directory that a slow writer feeds with the stdin bytes, then
+//              closes (FifoWriter below); every @fifo of an input names the same FIFO
 //   @out-full  -o /dev/full (every write fails: no space left on device)
 //   @out-dir   -o <the directory>            @out-file  -o <a file in the directory>
 //   @stdout-full  no word: stdout fails on every write, as on a full disk
@@ -31,18 +33,27 @@
 //    result went to -o or is a clean lint's (empty);
 //  - the command ends within 10 s: libFuzzer's -timeout (cli.options) while fuzzing; not
 //    asserted in the ctest replay, where the machine's load would decide it.
+#include <fcntl.h>
+#include <poll.h>
+#include <sys/eventfd.h>
+#include <sys/ioctl.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <algorithm>
+#include <cerrno>
+#include <condition_variable>
 #include <cstdint>
 #include <cstdlib>
 #include <filesystem>
 #include <iostream>
+#include <mutex>
 #include <optional>
 #include <span>
 #include <sstream>
 #include <string>
 #include <string_view>
+#include <thread>
 #include <vector>
 
 #include "app.h"
@@ -99,8 +110,181 @@ const std::filesystem::path& scratch() {
   return *dir;
 }
 
+// @fifo: a FIFO in the scratch folder that a writer thread feeds with the input's stdin
+// bytes in a few small writes with short pauses, then closes.  What the CLI reads from
+// it, and in how many reads, is a function of the input, never of the timing (so the
+// coverage is too), and nothing waits longer than the command runs:
+//  - the write end is opened O_RDWR before the command runs (that open never blocks,
+//    and counts as a writer), so a reader cannot meet "no writer yet" and read nothing;
+//  - four writes: 1 byte, then the rest in three, each after the one before was read
+//    whole (the pipe is empty) and a pause (0.1 ms: 0.3 ms a run at most): a reader
+//    gets one write a read(2) however late it opens or reads (a write of up to 4 KiB,
+//    as every one while fuzzing, is read whole or not at all);
+//  - the writer closes when the last write was read whole (the reader then reads the
+//    end), or when the command has returned; so a reader that opens late still gets
+//    every byte, and one that stops early (an input over the limit) cannot make the end
+//    come sooner: what it left stays for a later read of the same FIFO;
+//  - nothing blocks: the writes are non-blocking (a write over 64 KiB, in the replay,
+//    waits for room), and every wait (room, the pauses, the empty pipe: looked at every
+//    10 us, then 20, ... up to 1 ms) is a ppoll(2) beside an eventfd that ends it when
+//    the command has returned.  SIGPIPE cannot happen: the O_RDWR end is a reader too.
+// A second read of the FIFO (the same path twice on the command line) continues the
+// byte stream where the first reader stopped: the rest, or nothing once the first read
+// reached the end.  Both ends are closed when the run ends.
+//
+// The FIFO and one writer thread are made at the first @fifo of a process and kept (the
+// writer is held by a pointer that is never freed, as scratch()'s folder; the FIFO goes
+// with that folder at exit): made a run, they cost more than the rest of the run
+// (~0.8 ms of CPU under ASan): a thread started and joined ~1.6 ms, mkfifo(2) ~0.7 ms
+// on a busy ext4 /tmp (its inode allocator steps over the inodes deleted in the last
+// seconds: with an unlink a run, all of them).  Nothing of a run reaches the next: a
+// FIFO's pipe and its bytes go when its last descriptor is closed, both ends are closed
+// every run, and a run that finds bytes in the FIFO when it opens it aborts (a
+// descriptor left open).  The writer's code, and finish()'s wait for it, are not
+// coverage-instrumented (NEFFBAR_UNCOVERED): how often they look at the pipe or find
+// the writer busy is the timing's, and libFuzzer would take those counts for features.
+#if defined(__has_feature)
+#if __has_feature(coverage_sanitizer)
+// noinline: inlined into an instrumented caller, the body would be instrumented there.
+#define NEFFBAR_UNCOVERED __attribute__((no_sanitize("coverage"), noinline))
+#endif
+#endif
+#ifndef NEFFBAR_UNCOVERED
+#define NEFFBAR_UNCOVERED
+#endif
+class FifoWriter {
+ public:
+  static constexpr std::size_t kWrites = 4;  // 1 byte, then the rest in three
+  static constexpr long kPauseNs = 100'000;  // between two writes
+  static constexpr long kDrainFirstNs = 10'000, kDrainMaxNs = 1'000'000;
+
+  static FifoWriter& get() {
+    static auto* writer = new FifoWriter;
+    return *writer;
+  }
+
+  // The path @fifo stands for.
+  static std::filesystem::path path() { return scratch() / "fifo"; }
+
+  // Opens the FIFO O_RDWR and hands that end (which the writer closes) and `bytes`
+  // (alive until finish() returns) to the writer thread.
+  void start(std::string_view bytes) {
+    const int fd = ::open(path_.c_str(), O_RDWR | O_NONBLOCK | O_CLOEXEC);
+    neffbar::fuzz::require(fd >= 0, "@fifo: open the FIFO O_RDWR");
+    int unread = -1;
+    neffbar::fuzz::require(::ioctl(fd, FIONREAD, &unread) == 0 && unread == 0,
+                           "@fifo: the FIFO opens empty (no descriptor of an earlier run holds bytes of it)");
+    const std::lock_guard lock(mutex_);
+    job_ = Job{fd, bytes};
+    done_ = false;
+    changed_.notify_all();
+  }
+
+  // The command has returned: the writer stops where it is and closes the FIFO's end.
+  NEFFBAR_UNCOVERED void finish() {
+    const std::uint64_t one = 1;
+    (void)!::write(stop_, &one, sizeof one);
+    std::unique_lock lock(mutex_);
+    while (!done_) changed_.wait(lock);
+    std::uint64_t reset = 0;
+    (void)!::read(stop_, &reset, sizeof reset);  // back to 0 for the next run
+  }
+
+ private:
+  struct Job {
+    int fd;
+    std::string_view bytes;
+  };
+
+  FifoWriter() : path_(path()), stop_(::eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK)) {
+    neffbar::fuzz::require(stop_ >= 0, "@fifo: an eventfd for the writer thread");
+    ::unlink(path_.c_str());  // left by an earlier process of the same id
+    neffbar::fuzz::require(::mkfifo(path_.c_str(), 0600) == 0, "@fifo: mkfifo in the scratch folder");
+    std::thread(&FifoWriter::run, this).detach();
+  }
+
+  // The writer thread: each job, for ever.
+  NEFFBAR_UNCOVERED void run() {
+    std::unique_lock lock(mutex_);
+    for (;;) {
+      while (!job_) changed_.wait(lock);
+      const Job job = *job_;
+      job_.reset();
+      lock.unlock();
+      feed(job.fd, job.bytes);
+      lock.lock();
+      done_ = true;
+      changed_.notify_all();
+    }
+  }
+
+  // Waits up to `ns` (< 0: no limit) for finish() or, when `out` >= 0, for room to
+  // write to it; false once finish() was called.  EINTR (libFuzzer's -timeout alarm)
+  // only ends the wait early.
+  NEFFBAR_UNCOVERED bool wait_for(long ns, int out) const {
+    pollfd fds[2] = {{stop_, POLLIN, 0}, {out, POLLOUT, 0}};
+    const timespec t{0, ns};
+    (void)::ppoll(fds, out >= 0 ? 2 : 1, ns < 0 ? nullptr : &t, nullptr);
+    return (fds[0].revents & POLLIN) == 0;
+  }
+
+  // Waits `first` ns, then until the pipe is empty (a reader took every byte), looking
+  // every 10 us, then 20, ... up to 1 ms; false once finish() was called.
+  NEFFBAR_UNCOVERED bool drained(int fd, long first) const {
+    if (first > 0 && !wait_for(first, -1)) return false;
+    for (long ns = kDrainFirstNs;; ns = 2 * ns < kDrainMaxNs ? 2 * ns : kDrainMaxNs) {
+      int unread = 0;
+      if (::ioctl(fd, FIONREAD, &unread) != 0 || unread == 0) return true;
+      if (!wait_for(ns, -1)) return false;
+    }
+  }
+
+  NEFFBAR_UNCOVERED void feed(int fd, std::string_view bytes) const {
+    const std::size_t rest = bytes.size() > 1 ? (bytes.size() - 1 + kWrites - 2) / (kWrites - 1) : 0;
+    bool going = true;
+    for (std::size_t at = 0, i = 0; going && at < bytes.size(); ++i) {
+      if (i > 0) going = drained(fd, kPauseNs);
+      const std::size_t end = std::min(bytes.size(), i == 0 ? 1 : at + rest);
+      while (going && at < end) {
+        const ssize_t n = ::write(fd, bytes.data() + at, end - at);
+        if (n > 0) {
+          at += static_cast<std::size_t>(n);
+        } else if (n < 0 && errno == EAGAIN) {
+          going = wait_for(-1, fd);  // a write over 64 KiB (the replay's inputs only)
+        } else if (n == 0 || errno != EINTR) {
+          going = false;  // cannot happen while fd is a reader too; end the feed
+        }
+      }
+    }
+    if (going) drained(fd, 0);
+    ::close(fd);
+  }
+
+  const std::filesystem::path path_;
+  const int stop_;
+  std::mutex mutex_;
+  std::condition_variable changed_;
+  std::optional<Job> job_;
+  bool done_ = true;
+};
+
+// The FIFO fed for one run, from construction to destruction.
+class SlowFifo {
+ public:
+  explicit SlowFifo(std::string_view bytes) { FifoWriter::get().start(bytes); }
+  SlowFifo(const SlowFifo&) = delete;
+  SlowFifo& operator=(const SlowFifo&) = delete;
+  ~SlowFifo() { FifoWriter::get().finish(); }
+};
+
+// What expand_objects found besides the words.
+struct Objects {
+  bool stdout_full = false;  // @stdout-full
+  bool fifo = false;         // @fifo (any number of them)
+};
+
 // Expands the @ words (header comment); false: the input names a file it may not.
-bool expand_objects(std::vector<std::string>& words, bool& stdout_full) {
+bool expand_objects(std::vector<std::string>& words, Objects& objects) {
   using neffbar::fuzz::CliObject;
   std::vector<std::string> out;
   for (const std::string& w : words) {
@@ -118,8 +302,12 @@ bool expand_objects(std::vector<std::string>& words, bool& stdout_full) {
       case CliObject::Zero: out.push_back("/dev/" + w.substr(1)); break;
       case CliObject::OutFull: out.insert(out.end(), {"-o", "/dev/full"}); break;
       case CliObject::OutDir: out.insert(out.end(), {"-o", scratch().string()}); break;
+      case CliObject::Fifo:
+        out.push_back(FifoWriter::path().string());
+        objects.fifo = true;
+        break;
       case CliObject::OutFile: out.insert(out.end(), {"-o", (scratch() / "out").string()}); break;
-      case CliObject::StdoutFull: stdout_full = true; break;
+      case CliObject::StdoutFull: objects.stdout_full = true; break;
     }
   }
   words = std::move(out);
@@ -154,8 +342,9 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   static neffbar::fuzz::SlowOracleSample sample;
   const bool thorough = sample(std::span<const std::uint8_t>(data, size));
   if (hypotheses && !thorough) return 0;
-  bool stdout_full = false;
-  if (!expand_objects(words, stdout_full)) return 0;
+  Objects objects;
+  if (!expand_objects(words, objects)) return 0;
+  const bool stdout_full = objects.stdout_full;
   const bool to_file = std::find(words.begin(), words.end(), "-o") != words.end();
   const bool lint = std::find(words.begin(), words.end(), "lint") != words.end();
   if (bounded) {
@@ -180,9 +369,11 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   if (stdout_full) out.basic_ios<char>::rdbuf(&full_disk);
   int rc = 0;
   {
+    std::optional<SlowFifo> fifo;
+    if (objects.fifo) fifo.emplace(stdin_bytes);
     const Redirect r(in, out, err);
     rc = neffbar::cli::run(static_cast<int>(words.size()), argv.data());
-  }
+  }  // the writer has stopped and closed its end of the FIFO
 
   require(rc >= 0 && rc <= 4, "the exit code is one of the documented ones (0..4)");
   const std::string e = err.str();

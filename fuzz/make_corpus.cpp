@@ -386,7 +386,13 @@ void write_cli(const fs::path& out, const std::vector<Composition>& comps) {
       "check\n--chips\n2\n--leaders\n2\n--engine\nexplicit\n--max-states\n50\n--no-proxy",
       "check\n--chips\n2\n--leaders\n2\n--engine\nexplicit\n--max-states\n50\n--no-proxy\n--json",
       "check\n--chips\n4\n--leaders\n2\n--guarantee\ndeclared", "check\n--chips\n4\n--leaders\n2\n--guarantee\ndeclared\n--engine\nexplicit",
-      "check\n--chips\n2\n--leaders\n2\n--no-proxy\n--engine\npersistent", "check\n--chips\n2\n--leaders\n2\n--random\n3\n--json"};
+      "check\n--chips\n2\n--leaders\n2\n--no-proxy\n--engine\npersistent", "check\n--chips\n2\n--leaders\n2\n--random\n3\n--json",
+      // @fifo: the stdin bytes come slowly through a FIFO: each reader's success, a short,
+      // an empty and a too long input, and the FIFO named twice (the second read gets the
+      // rest of the stream: here nothing).
+      with_stdin("decode\n@fifo", cfg), with_stdin("encode\n@fifo", log), with_stdin("lint\n@fifo", cfg),
+      with_stdin("check-configs\n@fifo", cfg), with_stdin("decode\n@fifo", "short"), with_stdin("decode\n@fifo", ""),
+      with_stdin("decode\n@fifo", cfg + cfg), with_stdin("check-configs\n@fifo\n@fifo", cfg)};
   for (std::size_t i = 0; i < lines.size(); ++i) put(out, "cli", "line" + std::to_string(i), of(lines[i]));
   std::set<std::string> dict;
   for (const std::string& w : cli_words()) dict.insert(token("\n" + w));

@@ -219,6 +219,26 @@ TEST(Budgets, ThePersistentEngineKeepsTheTimeBudgetOfItsInjectedClock) {
   EXPECT_TRUE(free->exact());
 }
 
+TEST(Budgets, AScenarioWhoseBudgetComposingAndLoweringSpentSaysSoBeforeAnyEngineRuns) {
+  // The scenario's own budget reads the command's clock against the command's
+  // max_seconds: spent by the time the system is built, no engine is started, and the
+  // note says where the time went.  (A fresh budget here, or the wall clock instead of
+  // the injected one, would hand the engine a check it then cuts with a note of its own.)
+  for (const Engine engine : {Engine::Explicit, Engine::Persistent, Engine::Random}) {
+    Scenario s;
+    s.topo = Topology{2, 2, Fabric::Default, true, 2, Wiring::PerPeer, Lowering::Table};
+    s.run.engine = engine;
+    s.run.check.max_seconds = 5;
+    const auto reads = std::make_shared<std::uint64_t>(0);
+    s.run.check.clock = [reads] { return ++*reads, 10.0; };
+    const Result<ScenarioResult> r = run_scenario(s);
+    ASSERT_TRUE(r.ok()) << r.error().message();
+    EXPECT_EQ(r->result.verdict, Verdict::Budget) << engine_name(engine);
+    EXPECT_EQ(r->result.note, "time budget exhausted before the check started (composing and lowering)") << engine_name(engine);
+    EXPECT_EQ(*reads, 2u) << engine_name(engine) << ": the scenario's check and the seconds it reports; no engine's";
+  }
+}
+
 TEST(Budgets, AnInstructionBudgetOfExactlyWhatTheDecisionTakesIsEnough) {
   // The budget is "more than max_instructions", checked between greedy runs: a budget of
   // exactly the instructions a decision executes decides it (the same verdict, exact).

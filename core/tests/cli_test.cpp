@@ -298,7 +298,10 @@ TEST_F(Cli, UnderUlimitTheSearchEndsWithBudgetNotAnAbort) {
   EXPECT_EQ(over.exit_code, 4) << over.out << over.err;
   EXPECT_NE(over.out.find("verdict:  BUDGET"), std::string::npos) << over.out;
   EXPECT_NE(over.out.find("out of memory after"), std::string::npos) << over.out;
-  const Outcome rnd = run_limited(60'000, "check --chips 64 --leaders 4 --rounds 1000 --engine random");
+  // An allocation outside the search: 64x4 x 1000 rounds, composed and lowered in 10 MB
+  // of address space (the binary alone starts in it: --version runs).
+  ASSERT_EQ(run_limited(10'000, "--version").exit_code, 0) << "10 MB no longer starts the binary";
+  const Outcome rnd = run_limited(10'000, "check --chips 64 --leaders 4 --rounds 1000 --engine random");
   EXPECT_EQ(rnd.exit_code, 1) << rnd.out << rnd.err;
   EXPECT_EQ(rnd.err, "neffbar: check: out of memory (the allocator refused; a smaller topology, or more memory for this process)\n");
 }

@@ -67,6 +67,10 @@ struct Net {
         periodic = false;
         continue;
       }
+      if (pr.program.repeat() == R && pr.program.body_rounds() == 1 &&
+          std::all_of(pr.program.body().begin(), pr.program.body().end(), [](const Instr& in) { return in.round == 0; })) {
+        continue;  // a round body run R times: periodic as held
+      }
       const std::uint32_t b = n / R;
       for (std::uint32_t i = 0; i < n && periodic; ++i) {
         periodic = pr.program[i].round == i / b && same_but_round(pr.program[i], pr.program[i % b]);
@@ -117,7 +121,7 @@ struct Net {
   [[nodiscard]] std::uint32_t arrive_pc(std::uint32_t q, std::uint32_t r) const {
     return arrivals.last(q, r);  // kNone (== Arrivals::kNever) past the rounds
   }
-  [[nodiscard]] const Instr& instr(std::uint32_t p, std::uint32_t pc) const { return sys.procs[p].program[pc]; }
+  [[nodiscard]] Instr instr(std::uint32_t p, std::uint32_t pc) const { return sys.procs[p].program[pc]; }
 
  private:
   void components() {

@@ -38,11 +38,38 @@ struct SemaOp {
 
 enum class Outcome : std::uint8_t { Done, Blocked, Overflow };
 
-// Would `op` release (for waits) in a file?  Never modifies anything.
-bool enabled(std::span<const std::int32_t> file, const SemaOp& op, Compare cmp);
+// Would `op` release (for waits) in a file?  Never modifies anything.  Inline: every
+// engine's inner loop calls it once a step.
+inline bool enabled(std::span<const std::int32_t> file, const SemaOp& op, Compare cmp) {
+  const std::int64_t v = file[op.sema];
+  switch (op.prim) {
+    case Prim::Inc:
+    case Prim::IncVal: return true;
+    case Prim::WaitGeAndDec:
+    case Prim::WaitGe: return cmp == Compare::Ge ? v >= op.value : v > op.value;
+    case Prim::WaitEqAndInc:
+    case Prim::WaitEqAndClear: return v == op.value;
+  }
+  return false;
+}
 
 // Apply one primitive.  Blocked and Overflow leave `file` unchanged.
 // Precondition: op.sema < file.size().
-Outcome apply(std::span<std::int32_t> file, const SemaOp& op, Compare cmp);
+inline Outcome apply(std::span<std::int32_t> file, const SemaOp& op, Compare cmp) {
+  if (!enabled(file, op, cmp)) return Outcome::Blocked;
+  const std::int64_t v = file[op.sema];
+  std::int64_t next = v;
+  switch (op.prim) {
+    case Prim::Inc: next = v + 1; break;
+    case Prim::IncVal: next = v + op.value; break;
+    case Prim::WaitGeAndDec: next = v - op.dec; break;
+    case Prim::WaitGe: break;
+    case Prim::WaitEqAndInc: next = v + 1; break;
+    case Prim::WaitEqAndClear: next = 0; break;
+  }
+  if (next < INT32_MIN || next > INT32_MAX) return Outcome::Overflow;
+  file[op.sema] = static_cast<std::int32_t>(next);
+  return Outcome::Done;
+}
 
 }  // namespace neffbar

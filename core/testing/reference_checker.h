@@ -166,7 +166,7 @@ inline model::System first_rounds(const model::System& sys, std::uint32_t k) {
   for (model::Process& pr : out.procs) {
     std::size_t n = 0;
     while (n < pr.program.size() && pr.program[n].round < k) ++n;
-    pr.program.resize(n);
+    pr.program.truncate(n);
   }
   return out;
 }

@@ -298,9 +298,11 @@ TEST_F(Cli, UnderUlimitTheSearchEndsWithBudgetNotAnAbort) {
   EXPECT_EQ(over.exit_code, 4) << over.out << over.err;
   EXPECT_NE(over.out.find("verdict:  BUDGET"), std::string::npos) << over.out;
   EXPECT_NE(over.out.find("out of memory after"), std::string::npos) << over.out;
-  const Outcome rnd = run_limited(60'000, "check --chips 64 --leaders 4 --rounds 1000 --engine random");
+  // An allocation outside the search: the Promela text of 63x4 x 1000 rounds (the
+  // model is its round bodies, a few MB; the text writes every round out).
+  const Outcome rnd = run_limited(60'000, "promela --chips 63 --leaders 4 --host-cc --rounds 1000");
   EXPECT_EQ(rnd.exit_code, 1) << rnd.out << rnd.err;
-  EXPECT_EQ(rnd.err, "neffbar: check: out of memory (the allocator refused; a smaller topology, or more memory for this process)\n");
+  EXPECT_EQ(rnd.err, "neffbar: promela: out of memory (the allocator refused; a smaller topology, or more memory for this process)\n");
 }
 
 TEST_F(Cli, PromelaRefusesWhatSpinCannotRun) {

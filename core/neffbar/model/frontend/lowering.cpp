@@ -23,23 +23,13 @@ Instr prim(Prim p, std::uint32_t sema, std::int64_t value, std::int64_t dec, std
 }
 Instr marker(Marker m, std::uint16_t round) { return Instr{m, SemaOp{}, round, 0xFF, 0xFF}; }
 
-// Every program repeats round after round on the same semaphores: lower round 0, then
-// copy it with the round set (no re-interning, so 1000 rounds cost a copy).
-void repeat_rounds(std::vector<Instr>& prog, std::uint32_t rounds) {
-  const std::size_t n = prog.size();
-  prog.reserve(n * rounds);
-  for (std::uint32_t r = 1; r < rounds; ++r) {
-    for (std::size_t i = 0; i < n; ++i) {
-      Instr in = prog[i];
-      in.round = static_cast<std::uint16_t>(r);
-      prog.push_back(in);
-    }
-  }
-}
+// Every program repeats round after round on the same semaphores: round 0 is lowered,
+// and the program is that body run `rounds` times (program.h), never written out.
+Program rounds_of(const Program& body, std::uint32_t rounds) { return Program::repeated(body.body(), rounds); }
 
 // The device-barrier part of one leader's program for one round.
 void lower_steps(const BarrierConfigs& cfg, Fabric fabric, Lowering lowering, const Hypotheses& h,
-                 std::uint16_t round, SemaSpace& space, System& sys, std::vector<Instr>& prog) {
+                 std::uint16_t round, SemaSpace& space, System& sys, Program& prog) {
   const TableImage& table = table_for(fabric);
   const auto& steps = cfg.device_barrier.barrier_step_config;
   auto lane_op = [&](int s, std::uint64_t addr, std::uint32_t target, bool entry, std::uint8_t lane) {
@@ -132,7 +122,7 @@ Process leader_process(const Composition& comp, const Hypotheses& h, std::uint32
   lower_steps(cfg, comp.topo.fabric, comp.topo.lowering, h, 0, space, sys, p.program);
   p.program.push_back(marker(Marker::Depart, 0));
   p.program.push_back(prim(Prim::Inc, done, 1, 1, 0));
-  repeat_rounds(p.program, comp.topo.rounds);
+  p.program = rounds_of(p.program, comp.topo.rounds);
   return p;
 }
 
@@ -142,7 +132,7 @@ Process host_process(std::span<const LeaderAddrs> addrs, std::uint32_t rounds, S
   host.name = "host";
   for (const LeaderAddrs& a : addrs) host.program.push_back(prim(Prim::Inc, space.intern(a.start, sys), 1, 1, 0));
   for (const LeaderAddrs& a : addrs) host.program.push_back(prim(Prim::WaitGeAndDec, space.intern(a.host_done, sys), 1, 1, 0));
-  repeat_rounds(host.program, rounds);
+  host.program = rounds_of(host.program, rounds);
   return host;
 }
 
@@ -156,7 +146,7 @@ Process proxy_process(const std::string& leader, const LeaderAddrs& a, std::uint
   const std::uint32_t to = space.intern(a.host_done, sys);
   px.program.push_back(prim(Prim::WaitGeAndDec, from, 1, 1, 0));
   px.program.push_back(prim(Prim::Inc, to, 1, 1, 0));
-  repeat_rounds(px.program, rounds);
+  px.program = rounds_of(px.program, rounds);
   return px;
 }
 
@@ -240,7 +230,7 @@ Result<System> lower_configs(std::span<const ConfigBytes> configs, Fabric fabric
     p.program.push_back(marker(Marker::Arrive, 0));
     lower_steps(cfg, fabric, lowering, h, 0, space, sys, p.program);
     p.program.push_back(marker(Marker::Depart, 0));
-    repeat_rounds(p.program, rounds);
+    p.program = rounds_of(p.program, rounds);
     sys.procs.push_back(std::move(p));
   }
   return sys;

@@ -1,5 +1,7 @@
 #include "neffbar/model/system/system.h"
 
+#include <algorithm>
+
 #include "neffbar/hex.h"
 
 namespace neffbar::model {
@@ -25,12 +27,22 @@ std::uint32_t SemaSpace::intern(std::uint64_t addr, System& sys) {
   return idx;
 }
 
-Arrivals::Arrivals(const System& sys) : rounds_(sys.rounds), last_(sys.procs.size() * std::size_t{sys.rounds}, kNever) {
-  for (std::size_t q = 0; q < sys.procs.size(); ++q) {
-    const auto& prog = sys.procs[q].program;
-    for (std::uint32_t pc = 0; pc < prog.size(); ++pc) {
-      if (prog[pc].marker == Marker::Arrive && prog[pc].round < rounds_) last_[q * rounds_ + prog[pc].round] = pc;
+Arrivals::Arrivals(const System& sys) : rounds_(sys.rounds) {
+  for (const Process& pr : sys.procs) {
+    const Program& prog = pr.program;
+    Period per;
+    per.first = last_.size();
+    // A body repeated with rounds of its own: its table, read at r % body_rounds.
+    const bool periodic = prog.repeat() > 1;
+    per.rounds = periodic ? prog.body_rounds() : std::max<std::uint32_t>(rounds_, 1);
+    per.length = periodic ? static_cast<std::uint32_t>(prog.body().size()) : 0;
+    last_.resize(last_.size() + per.rounds, kNever);
+    const std::vector<Instr>& body = prog.body();
+    for (std::uint32_t pc = 0; pc < body.size(); ++pc) {
+      const Instr& in = body[pc];
+      if (in.marker == Marker::Arrive && in.round < per.rounds && in.round < rounds_) last_[per.first + in.round] = pc;
     }
+    period_.push_back(per);
   }
 }
 
@@ -93,9 +105,10 @@ ValueBounds value_bounds(const System& sys) {
     b.hi.push_back(m.initial);
   }
   for (const Process& pr : sys.procs) {
-    for (const Instr& in : pr.program) {
+    const auto times = static_cast<std::int64_t>(pr.program.repeat());  // each run of the body adds its effects
+    for (const Instr& in : pr.program.body()) {
       if (in.marker != Marker::None || in.op.sema >= sys.semas.size()) continue;
-      const std::int64_t e = effect(in.op);
+      const std::int64_t e = effect(in.op) * times;
       (e > 0 ? b.hi : b.lo)[in.op.sema] += e;
     }
   }

@@ -11,6 +11,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "neffbar/model/system/program.h"
 #include "neffbar/sema_address.h"
 #include "neffbar/sema_ids.h"
 #include "neffbar/semaphore.h"
@@ -20,20 +21,9 @@ namespace neffbar::model {
 // "No process", "no pc", "no round": the engines' sentinel index.
 inline constexpr std::uint32_t kNone = std::numeric_limits<std::uint32_t>::max();
 
-enum class Marker : std::uint8_t { None, Arrive, Depart };
-
-struct Instr {
-  Marker marker = Marker::None;  // None: a semaphore primitive (op)
-  SemaOp op{};
-  std::uint16_t round = 0;       // barrier round this instruction belongs to
-  std::uint8_t step = 0xFF;      // config step it was lowered from (0xFF: handshake / extra)
-  std::uint8_t lane = 0xFF;      // lane within the step
-  bool operator==(const Instr&) const = default;
-};
-
 struct Process {
   std::string name;                   // "c0.l1", "host", "proxy.c0.l1"
-  std::vector<Instr> program;
+  Program program;  // a round body and its count (program.h)
   std::vector<std::uint32_t> guarantee;  // process indices whose arrival precedes our departure
   bool participant = false;           // a barrier leader (counts for the global property)
 };
@@ -90,9 +80,14 @@ class Arrivals {
  public:
   static constexpr std::uint32_t kNever = kNone;
   explicit Arrivals(const System& sys);
-  // The pc of q's last ARRIVE of round r, or kNever.
+  // The pc of q's last ARRIVE of round r, or kNever.  A repeated body keeps one table
+  // of its own rounds: round r is the body's round r % body_rounds, body.size() * (r /
+  // body_rounds) instructions on.
   [[nodiscard]] std::uint32_t last(std::uint32_t q, std::uint32_t r) const {
-    return r < rounds_ ? last_[std::size_t{q} * rounds_ + r] : kNever;
+    if (r >= rounds_) return kNever;
+    const Period& per = period_[q];
+    const std::uint32_t a = last_[per.first + r % per.rounds];
+    return a == kNever ? kNever : a + r / per.rounds * per.length;
   }
   [[nodiscard]] bool arrived(std::uint32_t q, std::uint32_t r, std::uint32_t pc) const {
     const std::uint32_t a = last(q, r);
@@ -100,8 +95,14 @@ class Arrivals {
   }
 
  private:
+  struct Period {
+    std::size_t first = 0;      // q's entries in last_
+    std::uint32_t rounds = 1;   // rounds the table covers (the body's, or all)
+    std::uint32_t length = 0;   // the body's length (0: not repeated)
+  };
   std::uint32_t rounds_;
-  std::vector<std::uint32_t> last_;  // [q * rounds + r]
+  std::vector<Period> period_;       // [q]
+  std::vector<std::uint32_t> last_;  // [period_[q].first + r]
 };
 
 std::string describe(const System& sys, std::uint32_t proc, std::uint32_t pc);

@@ -48,7 +48,7 @@ struct Compiled {
     const std::size_t S = s.semas.size();
     std::vector<std::vector<std::uint32_t>> decreasers(S), eq_waiters(S), ge_waiters(S);
     for (std::uint32_t p = 0; p < P; ++p) {
-      for (const Instr& in : s.procs[p].program) {
+      for (const Instr& in : s.procs[p].program.body()) {  // every run of a body touches the same
         if (in.marker != Marker::None) continue;
         const Prim k = in.op.prim;
         auto note = [p](std::vector<std::uint32_t>& v) {  // each process once (programs repeat per round)
@@ -93,7 +93,7 @@ struct Compiled {
     // refused before anything is allocated when too large.
     for (const Process& pr : s.procs) {
       std::vector<std::uint32_t> t;
-      for (const Instr& in : pr.program) {
+      for (const Instr& in : pr.program.body()) {
         if (in.marker == Marker::None) t.push_back(in.op.sema);
       }
       std::sort(t.begin(), t.end());

@@ -58,6 +58,10 @@ struct Net {
     for (const Process& pr : s.procs) {
       const auto n = static_cast<std::uint32_t>(pr.program.size());
       len.push_back(n);
+      if (R > 0 && pr.program.repeat() == R && pr.program.body_rounds() == 1 &&
+          std::all_of(pr.program.body().begin(), pr.program.body().end(), [](const Instr& in) { return in.round == 0; })) {
+        continue;  // a round body run R times: periodic and structured as held
+      }
       std::uint32_t prev = 0;
       for (const Instr& in : pr.program) {
         structured = structured && in.round >= prev && in.round < R;
@@ -117,7 +121,7 @@ struct Net {
   [[nodiscard]] std::uint32_t arrive_pc(std::uint32_t q, std::uint32_t r) const {
     return arrivals.last(q, r);  // kNone (== Arrivals::kNever) past the rounds
   }
-  [[nodiscard]] const Instr& instr(std::uint32_t p, std::uint32_t pc) const { return sys.procs[p].program[pc]; }
+  [[nodiscard]] Instr instr(std::uint32_t p, std::uint32_t pc) const { return sys.procs[p].program[pc]; }
 
  private:
   void components() {
@@ -150,12 +154,17 @@ struct Net {
     if (!periodic) starts.assign(std::size_t{P} * (R + 2), 0);
     for (std::uint32_t p = 0; p < P; ++p) {
       const auto& prog = sys.procs[p].program;
-      // Periodic: round r's markers are round 0's shifted; the loop below sees them all.
+      if (periodic) {  // round r's DEPARTs are round 0's, r periods on
+        for (std::uint32_t pc = 0; pc < period[p]; ++pc) {
+          if (prog[pc].marker != Marker::Depart) continue;
+          for (std::uint32_t r = 0; r < R; ++r) departs[r].push_back({p, pc + r * period[p]});
+        }
+        continue;
+      }
       for (std::uint32_t pc = 0; pc < len[p]; ++pc) {
-        const Instr& in = prog[pc];
+        const Instr in = prog[pc];
         if (in.marker == Marker::Depart) departs[std::min<std::uint32_t>(in.round, R)].push_back({p, pc});
       }
-      if (periodic) continue;
       // start(p, j) = the first pc whose round is >= j: a suffix minimum over rounds.
       std::vector<std::uint32_t> first(R + 2, len[p]);
       for (std::uint32_t pc = len[p]; pc-- > 0;) first[std::min<std::uint32_t>(prog[pc].round, R)] = pc;

@@ -27,8 +27,10 @@ Qualification qualify(const System& sys) {
   const std::size_t S = sys.semas.size();
   std::vector<std::vector<std::uint32_t>> consumers(S);  // processes that wait on or decrease s
   for (std::uint32_t p = 0; p < sys.procs.size(); ++p) {
-    for (std::uint32_t pc = 0; pc < sys.procs[p].program.size(); ++pc) {
-      const Instr& in = sys.procs[p].program[pc];
+    // A repeated body names the same semaphores and primitives in every round.
+    const std::vector<Instr>& body = sys.procs[p].program.body();
+    for (std::uint32_t pc = 0; pc < body.size(); ++pc) {
+      const Instr& in = body[pc];
       if (in.marker != Marker::None) continue;
       if (in.op.sema >= S) return {false, describe(sys, p, pc) + " names a semaphore the system does not have"};
       if (is_eq_wait(in.op.prim)) {

@@ -28,12 +28,31 @@ struct Plan {
   PctChange at_change = PctChange::Lower;  // Keep: the broken scheduler pct_test.cpp must catch
 };
 
+// What the next instruction of a process would do, judged without running it.
+struct Probe {
+  BlockStatus status = BlockStatus::Fired;
+  Verdict kind = Verdict::Ok;
+  bool departed = false;       // a DEPART whose guarantee held
+  bool global_broken = false;  // ... with some other participant not arrived
+};
+
 // One schedule in progress: pcs, values, and the processes that may be enabled, as a
-// bit set over priority values.
+// bit set over priority values.  Each process reads its round body in place (position
+// and run of the body, program.h); a DEPART's global check reads a count per round of
+// the participants that have arrived, so a step costs O(1) but for the guarantee's few
+// processes.  The counterexample's replay goes through run_block, the one executor the
+// explicit search shares, so the two are checked against each other on every finding.
 class PctRun {
  public:
   PctRun(const Compiled& c, Plan plan)
-      : c_(c), plan_(std::move(plan)), pcs_(c.P, 0), vals_(c.init), waiters_(c.init.size()) {
+      : c_(c), plan_(std::move(plan)), pcs_(c.P, 0), pos_(c.P, 0), run_(c.P, 0), vals_(c.init), waiters_(c.init.size()),
+        arrived_(c.sys.rounds, 0) {
+    for (const Process& pr : c.sys.procs) {
+      views_.push_back({pr.program.body().data(), static_cast<std::uint32_t>(pr.program.body().size()),
+                        pr.program.body_rounds(), pr.participant});
+    }
+    for (std::uint32_t k = 0; k < plan_.change.size(); ++k) changes_.emplace_back(plan_.change[k], k);
+    std::sort(changes_.begin(), changes_.end());
     std::uint32_t top = 0;
     for (std::uint32_t p : plan_.prio) top = std::max(top, p);
     by_prio_.assign(top + 1, kNone);
@@ -44,36 +63,84 @@ class PctRun {
     }
   }
 
-  // The highest-priority process whose next instruction can run (its result in r), or
-  // kNone.  `work` counts the processes tried.
-  std::uint32_t pick(BlockResult& r, std::uint64_t& work) {
-    for (std::size_t w = ready_.size(); w-- > 0;) {
+  // The highest-priority process whose next instruction can run, or kNone.  `work`
+  // counts the processes tried.
+  std::uint32_t pick(std::uint64_t& work) {
+    for (std::size_t w = top_ + 1; w-- > 0; top_ = w == 0 ? 0 : w - 1) {
       while (ready_[w] != 0) {
         const auto bitno = static_cast<std::uint32_t>(63 - std::countl_zero(ready_[w]));
         const std::uint32_t p = by_prio_[w * 64 + bitno];
         ++work;
-        r = run_block(c_, pcs_.data(), p, pcs_[p] + 1u, vals_);
-        if (r.status != BlockStatus::Blocked) return p;
+        const Instr& in = next(p);
+        if (!blocked(in)) return p;
         ready_[w] &= ~(std::uint64_t{1} << bitno);  // back when its semaphore changes
-        waiters_[c_.sys.procs[p].program[pcs_[p]].op.sema].push_back(p);
+        waiters_[in.op.sema].push_back(p);
       }
     }
     return kNone;
   }
 
-  // Executes p's next instruction (appending it to trace when given).
+  // What p's next instruction would do (p not blocked).
+  [[nodiscard]] Probe probe(std::uint32_t p) {
+    Probe r;
+    const Instr& in = next(p);
+    if (in.marker == Marker::Depart) {
+      const std::uint32_t round = round_of(p, in);
+      for (std::uint32_t q : c_.sys.procs[p].guarantee) {
+        if (q != p && q < c_.P && !c_.arrived(pcs_.data(), q, round)) {
+          r.status = BlockStatus::Violation;
+          r.kind = Verdict::Unsafe;
+          return r;
+        }
+      }
+      r.departed = true;
+      r.global_broken = other_participant_absent(p, round);
+    } else if (in.marker == Marker::None && c_.overflow_possible) {  // else no primitive can overflow
+      const std::int32_t before = vals_[in.op.sema];
+      if (apply(vals_, in.op, c_.sys.compare) == neffbar::Outcome::Overflow) {
+        r.status = BlockStatus::Violation;
+        r.kind = Verdict::Overflow;
+      }
+      vals_[in.op.sema] = before;
+    }
+    return r;
+  }
+
+  // Executes p's next instruction (through run_block, appending it to trace, when
+  // trace is given).
   void fire(std::uint32_t p, std::vector<TraceEntry>* trace = nullptr) {
-    const Instr& in = c_.sys.procs[p].program[pcs_[p]];
+    const Instr& in = next(p);
     const std::int32_t before = in.marker == Marker::None ? vals_[in.op.sema] : 0;
-    run_block(c_, pcs_.data(), p, pcs_[p] + 1u, vals_, {trace != nullptr, true, false, trace, static_cast<std::uint32_t>(steps_ + 1)});
-    if (in.marker == Marker::None && vals_[in.op.sema] != before) {
-      for (std::uint32_t q : waiters_[in.op.sema]) set_ready(q);
-      waiters_[in.op.sema].clear();
+    if (trace) {
+      run_block(c_, pcs_.data(), p, pcs_[p] + 1u, vals_, {true, true, false, trace, static_cast<std::uint32_t>(steps_ + 1)});
+    } else if (in.marker == Marker::None) {
+      (void)apply(vals_, in.op, c_.sys.compare);
+    }
+    if (in.marker == Marker::None && vals_[in.op.sema] != before) {  // wakes the waiters it enabled
+      std::vector<std::uint32_t>& w = waiters_[in.op.sema];
+      std::size_t still = 0;
+      for (const std::uint32_t q : w) {
+        if (blocked(next(q))) {
+          w[still++] = q;
+        } else {
+          set_ready(q);
+        }
+      }
+      w.resize(still);
+    }
+    if (in.marker == Marker::Arrive && views_[p].participant) {
+      const std::uint32_t round = round_of(p, in);
+      if (c_.arrivals.last(p, round) == pcs_[p]) ++arrived_[round];  // its last ARRIVE of the round
     }
     ++pcs_[p];
+    if (++pos_[p] == views_[p].length) {
+      pos_[p] = 0;
+      ++run_[p];
+    }
     if (pcs_[p] >= c_.len[p]) clear_ready(p);
-    for (std::uint32_t k = 0; k < plan_.change.size(); ++k) {
-      if (plan_.change[k] == steps_ && plan_.at_change == PctChange::Lower) {  // lower than every initial priority
+    for (; next_change_ < changes_.size() && changes_[next_change_].first <= steps_; ++next_change_) {
+      const std::uint32_t k = changes_[next_change_].second;
+      if (changes_[next_change_].first == steps_ && plan_.at_change == PctChange::Lower) {  // lower than every initial priority
         clear_ready(p);
         by_prio_[plan_.prio[p]] = kNone;
         plan_.prio[p] = k;
@@ -95,16 +162,49 @@ class PctRun {
   [[nodiscard]] std::vector<std::int32_t>& vals() { return vals_; }
 
  private:
-  void set_ready(std::uint32_t p) { ready_[plan_.prio[p] / 64] |= std::uint64_t{1} << (plan_.prio[p] % 64); }
+  [[nodiscard]] const Instr& next(std::uint32_t p) const { return views_[p].body[pos_[p]]; }
+  [[nodiscard]] std::uint32_t round_of(std::uint32_t p, const Instr& in) const {
+    return in.round + run_[p] * std::uint32_t{views_[p].body_rounds};
+  }
+  [[nodiscard]] bool blocked(const Instr& in) const {
+    return in.marker == Marker::None && !enabled(vals_, in.op, c_.sys.compare);
+  }
+  // Whether a participant other than p has not arrived in `round` (rounds past the
+  // system's are never arrived).
+  [[nodiscard]] bool other_participant_absent(std::uint32_t p, std::uint32_t round) const {
+    const auto others = static_cast<std::uint32_t>(c_.participants.size()) - (c_.sys.procs[p].participant ? 1u : 0u);
+    if (round >= arrived_.size()) return others > 0;
+    const std::uint32_t self = c_.sys.procs[p].participant && c_.arrived(pcs_.data(), p, round) ? 1 : 0;
+    return arrived_[round] - self < others;
+  }
+  void set_ready(std::uint32_t p) {
+    const std::uint32_t w = plan_.prio[p] / 64;
+    ready_[w] |= std::uint64_t{1} << (plan_.prio[p] % 64);
+    top_ = std::max<std::size_t>(top_, w);
+  }
   void clear_ready(std::uint32_t p) { ready_[plan_.prio[p] / 64] &= ~(std::uint64_t{1} << (plan_.prio[p] % 64)); }
+
+  // What the inner loop reads of a process, in one place.
+  struct View {
+    const Instr* body;
+    std::uint32_t length;
+    std::uint16_t body_rounds;
+    bool participant;
+  };
 
   const Compiled& c_;
   Plan plan_;
+  std::vector<View> views_;
+  std::vector<std::pair<std::uint64_t, std::uint32_t>> changes_;  // (step, k), in step order
+  std::size_t next_change_ = 0;
+  std::size_t top_ = 0;  // no ready bit above this word
   std::vector<std::uint32_t> pcs_;  // 32 bits: the host's program outgrows 16 at 64x4 x 1000 rounds
+  std::vector<std::uint32_t> pos_, run_;  // [p]: position in its body, and which run of the body
   std::vector<std::int32_t> vals_;
   std::vector<std::vector<std::uint32_t>> waiters_;  // [sema] -> processes blocked on it
   std::vector<std::uint32_t> by_prio_;               // priority -> process
   std::vector<std::uint64_t> ready_;                 // bit per priority: may be enabled
+  std::vector<std::uint32_t> arrived_;               // [round] participants past their last ARRIVE of it
   std::uint64_t steps_ = 0;
 };
 
@@ -147,14 +247,14 @@ Outcome run_schedule(const Compiled& c, PctRun& pct, Deadline& deadline) {
   Outcome o;
   for (;;) {
     std::uint64_t work = 1;
-    BlockResult r;
-    const std::uint32_t best = pct.pick(r, work);
+    const std::uint32_t best = pct.pick(work);
     if (best == kNone) {
       if (!pct.all_done()) o.found = Verdict::Deadlock;
       else if (pct.vals() != c.init) o.found = Verdict::NotReusable;
       o.found_step = pct.steps();
       return o;
     }
+    const Probe r = pct.probe(best);
     o.departed = o.departed || r.departed || r.kind == Verdict::Unsafe;
     if (r.global_broken && !o.global_broken) {
       o.global_broken = true;
@@ -201,7 +301,7 @@ CheckResult random_check(const System& sys, std::uint64_t runs, std::uint64_t se
     PctRun run(c, plan);
     BlockResult r;
     std::uint64_t ignored = 0;
-    while (run.steps() < steps) run.fire(run.pick(r, ignored), &cex.trace);
+    while (run.steps() < steps) run.fire(run.pick(ignored), &cex.trace);
     const std::vector<std::uint32_t>& pcs = run.pcs();
     if (last != kNone) {
       std::vector<std::int32_t> probe = run.vals();

@@ -299,6 +299,7 @@ void print_result(const ScenarioResult& sr, bool json, const std::string& title,
       j[r.engine == Engine::Random ? "schedules" : "greedy_runs"] = r.runs;
     }
     j["seconds"] = r.seconds;
+    j["phases"] = {{"compose_lower", sr.phases.compose_lower}, {"decide", sr.phases.decide}, {"rechecks", sr.phases.rechecks}};
     j["global_property"] = global_status_name(r.global);
     j["global_property_holds"] = r.global == GlobalStatus::Holds;
     if (r.broke_in_round) j["broke_in_round"] = r.broke_in_round;

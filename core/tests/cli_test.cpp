@@ -1,5 +1,8 @@
 // End-to-end: runs the real neffbar binary and checks exit codes, stdout and stderr.
+#include <array>
 #include <chrono>
+
+#include <nlohmann/json.hpp>
 
 #include "cli_fixture.h"
 
@@ -303,6 +306,27 @@ TEST_F(Cli, UnderUlimitTheSearchEndsWithBudgetNotAnAbort) {
   const Outcome rnd = run_limited(60'000, "promela --chips 63 --leaders 4 --host-cc --rounds 1000");
   EXPECT_EQ(rnd.exit_code, 1) << rnd.out << rnd.err;
   EXPECT_EQ(rnd.err, "neffbar: promela: out of memory (the allocator refused; a smaller topology, or more memory for this process)\n");
+}
+
+TEST_F(Cli, CheckJsonSaysWhereTheTimeWentByPhase) {
+  // compose_lower, decide, rechecks: seconds of the steady clock, each timed.  The
+  // re-checks of fewer rounds run only where the explicit search found a failure.
+  const auto phases = [&](const std::string& args) {
+    const Outcome r = run("check " + args + " --json");
+    EXPECT_EQ(r.exit_code, 4) << r.err;
+    const nlohmann::json j = nlohmann::json::parse(r.out);
+    EXPECT_EQ(j["phases"].size(), 3u) << r.out;
+    return std::array<double, 3>{j["phases"]["compose_lower"].get<double>(), j["phases"]["decide"].get<double>(),
+                                 j["phases"]["rechecks"].get<double>()};
+  };
+  const auto persistent = phases("--chips 64 --leaders 4 --host-cc --lowering hierarchical --rounds 1000");
+  EXPECT_GT(persistent[0], 0.0);
+  EXPECT_GT(persistent[1], 0.0);
+  EXPECT_EQ(persistent[2], 0.0) << "the persistent engine measures the round it broke in itself";
+  const auto rechecked = phases("--chips 1 --leaders 2 --no-proxy --rounds 3 --engine explicit");
+  EXPECT_GT(rechecked[0], 0.0);
+  EXPECT_GT(rechecked[1], 0.0);
+  EXPECT_GT(rechecked[2], 0.0) << "broke in round 1 of 3: rounds 1 and 2 re-checked";
 }
 
 TEST_F(Cli, PromelaRefusesWhatSpinCannotRun) {

@@ -1,6 +1,8 @@
 #include "neffbar/model/scenarios/scenario.h"
 
+#include <chrono>
 #include <optional>
+#include <utility>
 
 namespace neffbar::model {
 
@@ -41,17 +43,24 @@ Result<ScenarioResult> run_scenario(const Scenario& s) {
   EngineOptions run = s.run;
   if (!run.check.clock) run.check.clock = clock_from_now();
   Deadline budget(run.check.max_seconds, run.check.clock);
+  ScenarioPhases phases;
+  auto lap = [t = std::chrono::steady_clock::now()]() mutable {
+    const auto now = std::chrono::steady_clock::now();
+    return std::chrono::duration<double>(now - std::exchange(t, now)).count();
+  };
   Result<Lowered> built = build_system(s, s.topo.rounds);
   if (!built) return built.error();
+  phases.compose_lower = lap();
   if (budget.check()) {
     CheckResult cut = out_of_time(built->system, run.engine, budget.seconds());
-    return ScenarioResult{std::move(built->system), std::move(cut)};
+    return ScenarioResult{std::move(built->system), std::move(cut), phases};
   }
   EngineOptions eo = run;
   eo.check.symmetry_hints = std::move(built->hints);
   Result<CheckResult> r = decide(built->system, eo);
   if (!r) return r.error();
-  ScenarioResult out{std::move(built->system), std::move(*r)};
+  phases.decide = lap();
+  ScenarioResult out{std::move(built->system), std::move(*r), phases};
   CheckResult& res = out.result;
   // The round it broke in: the smallest round count that already fails.  The persistent
   // engine measures it in its own run; the explicit search re-checks fewer rounds.  A
@@ -80,6 +89,7 @@ Result<ScenarioResult> run_scenario(const Scenario& s) {
         break;
       }
     }
+    out.phases.rechecks = lap();
   }
   return out;
 }

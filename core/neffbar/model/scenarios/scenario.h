@@ -20,9 +20,18 @@ struct Scenario {
   std::vector<ConfigBytes> configs;
 };
 
+// Where a scenario's time went, in seconds of the steady clock (a report, not a
+// budget: the budget reads the command's clock).
+struct ScenarioPhases {
+  double compose_lower = 0;  // the topology composed and lowered to its system
+  double decide = 0;         // the engine's decision
+  double rechecks = 0;       // the re-checks of fewer rounds (broke-in-round), each composed, lowered and decided
+};
+
 struct ScenarioResult {
   System system;
   CheckResult result;  // result.broke_in_round: the smallest round count that already fails
+  ScenarioPhases phases{};
 };
 
 // The system of the scenario with `rounds` rounds (with its symmetry hints when composed).

@@ -58,11 +58,10 @@ Result<Input> read_stdin(std::size_t limit) {
   int err = 0;
   const bool ok = read_upto(in, limit, [&err](char* p, std::size_t n) -> long {
     for (;;) {
-      if (!std::cin) return 0;  // the end (or an error, which bad() reports below)
+      if (!std::cin) return 0;  // the end
       errno = 0;
       std::cin.read(p, static_cast<std::streamsize>(n));
       const long got = static_cast<long>(std::cin.gcount());
-      if (std::cin.bad()) return -1;
       if (std::cin || std::ferror(stdin) == 0) return got;
       if (errno != EAGAIN && errno != EWOULDBLOCK) {
         err = errno;
@@ -75,7 +74,7 @@ Result<Input> read_stdin(std::size_t limit) {
       (void)::poll(&fd, 1, -1);  // readable, or the writer gone (POLLHUP): read again
     }
   });
-  if (!ok || std::cin.bad()) return io_error("readable input", err != 0 ? std::strerror(err) : "read error");
+  if (!ok) return io_error("readable input", std::strerror(err));
   return in;
 }
 

@@ -11,7 +11,9 @@
 //    for up to its end, then gives exactly the exit code and stdout the same bytes give
 //    from a regular file.  Deterministic: the writer end is open before the command
 //    starts (a FIFO: the test holds it O_RDWR, which never blocks and counts as a
-//    writer), so the reader cannot race past it.
+//    writer), so the reader cannot race past it; and a FIFO's end is closed only once
+//    the command holds it open (bytes in a FIFO nobody holds open are dropped: a slow
+//    start, as under ASan, would otherwise read an empty FIFO).
 //  - Cut (part of the bytes, then closed): exit 1, one `neffbar:` line naming the input,
 //    nothing on stdout; a config's line says how many bytes came, so every byte sent
 //    before the close was read, and none was taken for a complete input.
@@ -65,7 +67,18 @@ std::string kind_name(Kind k) {
 // the first byte, the middle and before the last one, where a reader that took a pause
 // for the end would stop; then holds the end open 20 ms and closes it.  Stops early
 // when the reader is gone (`stop`, or EPIPE: SIGPIPE is blocked in this thread only).
-void trickle(int fd, std::string bytes, const std::atomic<bool>& stop) {
+// Whether process `pid` holds `path` open (a FIFO's buffered bytes are dropped when its
+// last descriptor closes: the writer keeps its end until the reader has opened it).
+bool holds_open(pid_t pid, const std::string& path) {
+  std::error_code ec;
+  for (const auto& e : fs::directory_iterator("/proc/" + std::to_string(pid) + "/fd", ec)) {
+    std::error_code rc;
+    if (fs::read_symlink(e.path(), rc) == path) return true;
+  }
+  return false;
+}
+
+void trickle(int fd, std::string bytes, const std::atomic<bool>& stop, std::function<bool()> reader_there) {
   sigset_t pipe_signal;
   sigemptyset(&pipe_signal);
   sigaddset(&pipe_signal, SIGPIPE);
@@ -85,6 +98,7 @@ void trickle(int fd, std::string bytes, const std::atomic<bool>& stop) {
     }
   }
   if (!stop) std::this_thread::sleep_for(20ms);  // the end comes later than the last byte
+  while (!stop && !reader_there()) std::this_thread::sleep_for(1ms);
   ::close(fd);
 }
 
@@ -99,7 +113,8 @@ class SlowInput : public Cli {
  protected:
   // Runs `neffbar <command> <path>` with `in` as its stdin (-1: /dev/null), waiting at
   // most 60 s (then the command is killed and the test fails: a hang).
-  Outcome spawn(const std::string& command, const std::string& path, int in, const std::function<void()>& exited) {
+  Outcome spawn(const std::string& command, const std::string& path, int in, const std::function<void()>& exited,
+                std::atomic<pid_t>* started = nullptr) {
     const fs::path out = dir_ / "stdout", err = dir_ / "stderr";
     posix_spawn_file_actions_t fa;
     posix_spawn_file_actions_init(&fa);
@@ -114,6 +129,7 @@ class SlowInput : public Cli {
     char* argv[] = {bin.data(), cmd.data(), file.data(), nullptr};
     pid_t pid = -1;
     const int rc = ::posix_spawn(&pid, NEFFBAR_BIN, &fa, nullptr, argv, environ);
+    if (started != nullptr && rc == 0) *started = pid;
     posix_spawn_file_actions_destroy(&fa);
     if (rc != 0) {
       ADD_FAILURE() << "posix_spawn: " << std::strerror(rc);
@@ -145,6 +161,7 @@ class SlowInput : public Cli {
   std::pair<Outcome, std::string> fed(Kind kind, const std::string& command, const std::string& bytes, std::size_t upto) {
     const std::string sent = bytes.substr(0, upto);
     std::atomic<bool> stop{false};
+    std::atomic<pid_t> child{0};
     std::thread writer;
     int child_in = -1, write_end = -1;
     std::string path;
@@ -183,12 +200,17 @@ class SlowInput : public Cli {
     if (kind != Kind::File || write_end >= 0) {
       EXPECT_GE(write_end, 0) << kind_name(kind) << ": " << std::strerror(errno);
       const std::string rest = kind == Kind::File ? sent.substr(sent.size() / 2) : sent;
-      writer = std::thread(trickle, write_end, rest, std::cref(stop));
+      std::function<bool()> reader_there = [] { return true; };
+      if (kind == Kind::Fifo) reader_there = [&child, path] { return child > 0 && holds_open(child, path); };
+      writer = std::thread(trickle, write_end, rest, std::cref(stop), reader_there);
     }
-    Outcome r = spawn(command, path, child_in, [&] {
-      stop = true;
-      if (writer.joinable()) writer.join();
-    });
+    Outcome r = spawn(
+        command, path, child_in,
+        [&] {
+          stop = true;
+          if (writer.joinable()) writer.join();
+        },
+        &child);
     if (child_in >= 0) ::close(child_in);
     return {std::move(r), path == "-" ? "stdin" : path};
   }

@@ -372,6 +372,12 @@ def test_bad_input(check, tmp):
         "a zero time": ("zero.json", json.dumps(fake_run({FLOOR: ([0.0], None)})),
                         "zero.json: benchmarks[0] (BM_Arith_Floor): cpu_time: expected a positive finite number, got 0.0"),
         "a negative count": ("neg.json", json.dumps(fake_run({FLOOR: ([1.0], -5)})), "neg.json: benchmarks[0] (BM_Arith_Floor): instructions"),
+        "a negative peak": ("negmem.json", json.dumps(with_memory(fake_run({FLOOR: ([1.0], None)}), {FLOOR: (-1, 0.0)})),
+                            "negmem.json: benchmarks[0] (BM_Arith_Floor): max_bytes_used: expected a finite number >= 0, got -1"),
+        "allocations not a number": ("strmem.json", json.dumps(with_memory(fake_run({FLOOR: ([1.0], None)}), {FLOOR: (0, "1")})),
+                                     "strmem.json: benchmarks[0] (BM_Arith_Floor): allocs_per_iter: expected a finite number >= 0, got '1'"),
+        "NaN allocations": ("nanmem.json", json.dumps(with_memory(fake_run({FLOOR: ([1.0], None)}), {FLOOR: (0, "NAN_HERE")})).replace('"NAN_HERE"', "NaN"),
+                            "nanmem.json: benchmarks[0] (BM_Arith_Floor): allocs_per_iter: expected a finite number >= 0, got nan"),
         "no benchmarks list": ("list.json", "[]", 'list.json: not a Google Benchmark run: no "benchmarks" list'),
         "a control character in a name": ("ctl.json", json.dumps(fake_run({"BM_\x1b[2J\nfake": ([0.0], None)})),
                                           "(BM_\\x1b[2J\\nfake)"),
@@ -843,6 +849,64 @@ def test_gate_selection(check):
           f"gate: a benchmark new in the current run (with a floor) is listed, not gated: {f}")
 
 
+def with_memory(run, figures):
+    """`run` with the memory figures Google Benchmark writes into each repetition:
+    figures = {name: (max_bytes_used, allocs_per_iter) or a list of them, one a repetition}."""
+    for b in run["benchmarks"]:
+        if b.get("run_type") == "iteration" and b["run_name"] in figures:
+            f = figures[b["run_name"]]
+            peak, allocs = f[b["repetition_index"]] if isinstance(f, list) else f
+            b["max_bytes_used"], b["allocs_per_iter"] = peak, allocs
+    return run
+
+
+def test_gate_memory(check):
+    """The memory gate: each figure of the baseline more than 2 % over it fails (exactly
+    2 % passes, decided on the exact values; from 0, any growth), fewer passes; fails
+    closed on a figure the baseline has and the run lacks (unless --no-memory); 0 in
+    every repetition is a figure, not a dead counter; the median of the repetitions;
+    --no-time and --no-count still gate it; a baseline without figures gates nothing."""
+    spec = {FLOOR: (spread(100.0), 1e6), BENCH: (spread(400.0), 2e6)}
+    base_mem = {FLOOR: (0, 0.0), BENCH: (2_000_000, 100.0)}
+
+    def run(mem):
+        return with_memory(fake_run(spec), mem)
+    base = run(base_mem)
+    check(gate(base, run(base_mem)) == {}, "gate, memory: the same figures pass (the floor's 0 in every repetition is no dead counter)")
+    check(gate(base, run({FLOOR: (0, 0.0), BENCH: (2_039_999, 100.0)})) == {}, "gate, memory: peak bytes +1.99995 %: passes")
+    check(gate(base, run({FLOOR: (0, 0.0), BENCH: (2_040_000, 100.0)})) == {}, "gate, memory: peak bytes +2 % exactly: passes")
+    f = gate(base, run({FLOOR: (0, 0.0), BENCH: (2_040_001, 100.0)}))
+    check(set(f) == {BENCH} and "peak bytes 2,000,000 -> 2,040,001 (+2.00 %)" in f[BENCH],
+          f"gate, memory: peak bytes +2.00005 %: fails naming it: {f}")
+    check(gate(base, run({FLOOR: (0, 0.0), BENCH: (2_000_000, 102.0)})) == {}, "gate, memory: allocations +2 % exactly: passes")
+    f = gate(base, run({FLOOR: (0, 0.0), BENCH: (2_000_000, 102.5)}))
+    check(set(f) == {BENCH} and "allocations 100 -> 102.50 (+2.50 %)" in f[BENCH],
+          f"gate, memory: allocations +2.5 %: fails naming them: {f}")
+    f = gate(base, run({FLOOR: (16, 1.0), BENCH: (2_000_000, 100.0)}))
+    check(set(f) == {FLOOR} and "peak bytes 0 -> 16 (from 0)" in f[FLOOR] and "allocations 0 -> 1 (from 0)" in f[FLOOR],
+          f"gate, memory: a floor that starts allocating fails (any growth from 0): {f}")
+    check(gate(base, run({FLOOR: (0, 0.0), BENCH: (1_000_000, 50.0)})) == {}, "gate, memory: less memory passes")
+    f = gate(base, fake_run(spec))
+    check(set(f) == {FLOOR, BENCH} and "no peak bytes in the current run" in f[BENCH] and "no allocations" in f[BENCH],
+          f"gate, memory: figures the baseline has, missing from the run: fails, each named: {f}")
+    check(gate(base, fake_run(spec), mem=False) == {}, "gate, memory: ... unless memory is not gated (--no-memory)")
+    check(gate(base, run({FLOOR: (0, 0.0), BENCH: (3_000_000, 100.0)}), mem=False) == {},
+          "gate, memory: --no-memory does not gate a growth either")
+    for what, kw in (("--no-time", {"times": False}), ("--no-count", {"counts": False})):
+        f = gate(base, run({FLOOR: (0, 0.0), BENCH: (2_100_000, 100.0)}), **kw)
+        check(set(f) == {BENCH} and "peak bytes" in f[BENCH], f"gate, memory: {what} still gates memory: {f}")
+    check(gate(fake_run(spec), run({FLOOR: (64, 2.0), BENCH: (9_000_000, 900.0)})) == {},
+          "gate, memory: a baseline without memory figures gates none")
+    check(gate(base, run({FLOOR: (0, 0.0), BENCH: (2_060_000, 100.0)}), memory_threshold=5.0) == {},
+          "gate, memory: memory_threshold 5: +3 % passes")
+    nine = [(2_000_000, 100.0)] * 8 + [(9_000_000, 900.0)]
+    check(gate(base, run({FLOOR: (0, 0.0), BENCH: nine})) == {},
+          "gate, memory: the median of the repetitions (one repetition of 9 far off does not move it)")
+    five = [(2_000_000, 100.0)] * 4 + [(2_100_000, 100.0)] * 5
+    f = gate(base, run({FLOOR: (0, 0.0), BENCH: five}))
+    check(set(f) == {BENCH} and "2,100,000" in f[BENCH], f"gate, memory: ... five of 9 are the median: {f}")
+
+
 def test_compare_cli(check, tmp):
     """bench-compare's options reach the gate from the command line, each shown to
     change the verdict the default gives."""
@@ -856,6 +920,11 @@ def test_compare_cli(check, tmp):
     more = put("count15.json", fake_run({FLOOR: (spread(100.0), 1e6), BENCH: (spread(400.0), 2.03e6)}))
     lacking = put("lacking.json", fake_run({FLOOR: (spread(100.0), 1e6)}))
     uncounted = put("uncounted.json", fake_run({FLOOR: (spread(100.0), None), BENCH: (spread(400.0), None)}))
+    mem = {FLOOR: (0, 0.0), BENCH: (1000, 10.0)}
+    base_mem = put("base-mem.json", with_memory(fake_run({FLOOR: (spread(100.0), 1e6), BENCH: (spread(400.0), 2e6)}), mem))
+    mem3 = put("mem3.json", with_memory(fake_run({FLOOR: (spread(100.0), 1e6), BENCH: (spread(400.0), 2e6)}),
+                                        {FLOOR: (0, 0.0), BENCH: (1030, 10.0)}))
+    nomem = put("nomem.json", fake_run({FLOOR: (spread(100.0), 1e6), BENCH: (spread(400.0), 2e6)}))
     for args, cur, want, what in (
             ([], slow, 1, "time +30 %, default --threshold 25: exit 1"),
             (["--threshold", "40"], slow, 0, "--threshold 40: time +30 % passes"),
@@ -867,12 +936,21 @@ def test_compare_cli(check, tmp):
             (["--filter", "Arith"], lacking, 0, "--filter Arith: the run need not hold BM_Checker"),
             (["--filter=-Checker"], lacking, 0, "--filter=-Checker (a negated filter, the = form)"),
             ([], uncounted, 1, "a run without counts: exit 1"),
-            (["--no-count"], uncounted, 0, "--no-count: a run without counts passes")):
-        rc, out, err = script("bench-compare", *args, base, cur)
+            (["--no-count"], uncounted, 0, "--no-count: a run without counts passes"),
+            ([], mem3, 1, "peak bytes +3 %, default --memory-threshold 2: exit 1"),
+            (["--memory-threshold", "5"], mem3, 0, "--memory-threshold 5: peak bytes +3 % passes"),
+            (["--no-memory"], mem3, 0, "--no-memory: peak bytes +3 % passes"),
+            (["--no-count", "--no-time"], mem3, 1, "--no-count --no-time: memory alone is gated, +3 % fails"),
+            (["--no-count", "--no-time"], base_mem, 0, "--no-count --no-time: the same memory passes"),
+            ([], nomem, 1, "a run without the memory figures the baseline has: exit 1"),
+            (["--no-memory"], nomem, 0, "--no-memory: a run without memory figures passes")):
+        rc, out, err = script("bench-compare", *args, base_mem if cur in (mem3, nomem, base_mem) else base, cur)
         check(rc == want and not err, f"bench-compare {what} ({rc} {err.strip()[:80]!r})")
     errored = fake_run({FLOOR: (spread(100.0), 1e6), BENCH: (spread(400.0), 2e6)})
     errored["benchmarks"][-1].update(error_occurred=True, error_message="boom")
-    for args, expect, what in ((["--no-count", "--no-time", base, base], "--no-count and --no-time", "--no-count --no-time"),
+    for args, expect, what in ((["--no-count", "--no-time", "--no-memory", base, base],
+                                "--no-count, --no-memory and --no-time together would gate nothing",
+                                "--no-count --no-time --no-memory"),
                                (["--filter", "(", base, base], "argument --filter: not a regular expression", "--filter '('"),
                                ([base, put("errored.json", errored)], "the benchmark reported an error: boom",
                                 "an entry with error_occurred")):
@@ -1131,6 +1209,7 @@ def main(with_screenshot=False):
             test_gate(check)
             test_gate_medians(check)
             test_gate_selection(check)
+            test_gate_memory(check)
             test_change_points(check)
             for name, test in (("input", test_bad_input), ("atomic", test_atomic_writes), ("track", test_track),
                                ("compare", test_compare_cli), ("ratios", test_ratios_cli), ("count", test_count_cli),

@@ -272,6 +272,27 @@ def shown_figure(v):
     return f"{v:,.0f}" if float(v).is_integer() else f"{v:,.2f}"
 
 
+def series_name(bench, what):
+    """The name of a benchmark's figure in a tracker's series ("BM_X (instructions)",
+    "BM_X (peak bytes)"): bench-export writes it, bench-track reads it."""
+    return f"{bench} ({what})"
+
+
+# The units of the series whose values may be 0 (the memory figures: a floor allocates
+# nothing); a time or an instruction count of 0 is a broken measurement.
+ZERO_OK_UNITS = frozenset(unit for _, _, unit in MEMORY.values())
+
+
+def tracked_figures(run):
+    """{series name: value} of every figure but time that the trackers keep of a run
+    (instructions and the memory figures), named as bench-export's gab series name them."""
+    out = {series_name(n, "instructions"): v for n, v in instructions(run).items()}
+    for name, figures in memory(run).items():
+        for key, v in figures.items():
+            out[series_name(name, MEMORY[key][0])] = v
+    return out
+
+
 # The keys Google Benchmark writes into a repetition itself (json_reporter.cc), and the
 # count scripts/bench-count adds; every other key is a user counter (state.counters).
 GBENCH_KEYS = frozenset({

@@ -803,6 +803,66 @@ def test_track(check, tmp):
     check(cmd == "::error title=a%3A b%2C c::100%25%0Anext", f"bench-track: annotations escape % CR LF (and : , in the title): {cmd!r}")
 
 
+def test_track_memory(check, tmp):
+    """bench-track on the memory series: a value may be 0 (bytes, allocations/op) where a
+    time or a count may not; +3 % over the previous point alerts, 0 -> 0 does not, any
+    growth from 0 does; an alert on a memory figure the committed baseline re-recorded is
+    accepted, as a count's is."""
+    name = "neffbar peak memory per operation"
+    units = {"peak bytes": "bytes", "allocations": "allocations/op"}
+
+    def points(vals):
+        return [{"name": k, "value": v, "unit": units[k.rsplit(" (", 1)[1][:-1]]} for k, v in vals.items()]
+
+    def track(prev_commit, prev, cur, *args):
+        ser, now = os.path.join(tmp, "memory-series.json"), os.path.join(tmp, "memory-current.json")
+        with open(ser, "w") as f:
+            json.dump({"entries": {name: [{"commit": {"id": prev_commit}, "benches": points(prev)}]}}, f)
+        with open(now, "w") as f:
+            json.dump(points(cur), f)
+        summary = os.path.join(tmp, "memory-summary.md")
+        open(summary, "w").close()
+        p = subprocess.run([sys.executable, os.path.join(HERE, "bench-track"), "--series", ser, "--name", name,
+                            "--current", now, "--commit", "c9", "--threshold", "2", "--fail", *args],
+                           capture_output=True, text=True, env=dict(os.environ, GITHUB_STEP_SUMMARY=summary))
+        return p.returncode, p.stdout, p.stderr, open(summary).read()
+
+    prev = {"BM_F (peak bytes)": 0, "BM_F (allocations)": 0.0, "BM_A (peak bytes)": 1000, "BM_A (allocations)": 10.0}
+    rc, out, err, summary = track("c1", prev, prev)
+    check(rc == 0 and "| BM_F (peak bytes) | 0 | 0 | - |  |" in summary and "0 alert(s)" in out,
+          f"bench-track, memory: 0 is a value (a floor allocates nothing), 0 -> 0 is no alert ({rc} {err.strip()[:100]!r} {summary[-300:]!r})")
+    rc, out, err, summary = track("c1", prev, dict(prev, **{"BM_A (peak bytes)": 1030}))
+    errors = [line for line in out.splitlines() if line.startswith("::error ")]
+    check(rc == 1 and len(errors) == 1 and "BM_A (peak bytes): 1,000 -> 1,030 (+3.00 %25)" in errors[0]
+          and "| BM_A (peak bytes) | 1,000 | 1,030 | 1.0300 | **ERROR** |" in summary,
+          f"bench-track, memory: peak bytes +3 % over 2 %: one ::error, exit 1 ({rc} {errors})")
+    rc, out, err, summary = track("c1", prev, dict(prev, **{"BM_F (allocations)": 1.0}))
+    check(rc == 1 and "BM_F (allocations): 0 -> 1 (from 0)" in out and "| BM_F (allocations) | 0 | 1 | from 0 | **ERROR** |" in summary,
+          f"bench-track, memory: any growth from 0 alerts ({rc} {out.strip()[-160:]!r})")
+    repo = os.path.join(tmp, "memory-repo")
+    os.makedirs(repo)
+    base = os.path.join(repo, "base.json")
+
+    def git(*args):
+        return subprocess.run(["git", "-C", repo, "-c", "user.name=t", "-c", "user.email=t@t", *args],
+                              capture_output=True, text=True, check=True).stdout.strip()
+
+    def baseline(peak):
+        with open(base, "w") as f:
+            json.dump(with_memory(fake_run({"BM_A": ([1.0], 50.0), "BM_F": ([1.0], 5.0)}), {"BM_A": (peak, 10.0), "BM_F": (0, 0.0)}), f)
+    git("init", "-q")
+    baseline(1000)
+    git("add", "base.json")
+    git("commit", "-q", "-m", "baseline")
+    then = git("rev-parse", "HEAD")
+    for peak, want, what in ((1030, 0, "re-recorded to the current value: accepted, a notice"),
+                             (1000, 1, "not re-recorded: the alert stands")):
+        baseline(peak)
+        rc, out, err, summary = track(then, prev, dict(prev, **{"BM_A (peak bytes)": 1030}), "--baseline", base)
+        ok = (rc == 0 and "::notice " in out and "::error" not in out if want == 0 else rc == 1 and "::error" in out)
+        check(ok, f"bench-track --baseline, memory: {what} ({rc} {err.strip()[:80]} {out[-120:]!r})")
+
+
 # ------------------------------------------------- the gate's medians and options --
 def with_median(run, name, t):
     """`run` with a Google Benchmark median aggregate of `name` at `t` ns added."""
@@ -1212,6 +1272,7 @@ def main(with_screenshot=False):
             test_gate_memory(check)
             test_change_points(check)
             for name, test in (("input", test_bad_input), ("atomic", test_atomic_writes), ("track", test_track),
+                               ("track-memory", test_track_memory),
                                ("compare", test_compare_cli), ("ratios", test_ratios_cli), ("count", test_count_cli),
                                ("history", test_history_main), ("records", test_history_records),
                                ("series", test_track_series), ("pipeline", test_pipeline_teeth)):

@@ -343,6 +343,16 @@ def test_change_points(check):
         recs = series_records([1.0] * 4, 3, 7, counts=[base, base, new, new])
         found = [c["index"] for c in bh.changes(recs, BENCH) if c["kind"] == "instructions"]
         check(found == ([2] if want else []), f"instruction change point at {what}: {'found at its commit' if want else 'none'}")
+    # memory: exact as counts are, and from 0 any change
+    for old, new, want, what in ((1_000_000, 1_010_000, True, "+1 % exactly"), (1_000_000, 1_009_999, False, "+0.9999 %"),
+                                 (1_000_000, 990_000, True, "-1 % exactly"), (0, 16, True, "0 -> 16"), (0, 0, False, "0 -> 0")):
+        recs = series_records([1.0] * 4, 3, 7)
+        for i, r in enumerate(recs):
+            r["benchmarks"][BENCH]["max_bytes_used"] = old if i < 2 else new
+            r["benchmarks"][BENCH]["allocs_per_iter"] = 5.0
+        found = [(c["index"], c["kind"]) for c in bh.changes(recs, BENCH) if c["kind"] != "time"]
+        check(found == ([(2, "peak bytes")] if want else []),
+              f"memory change point at {what}: {'found at its commit, kind peak bytes' if want else 'none'}: {found}")
 
 
 # --------------------------------------------------------------- files and input --
@@ -452,7 +462,9 @@ def test_bad_input(check, tmp):
             ("no repetitions", good_lines.replace('"reps_ns": [', '"reps_ns": [], "x": [', 1),
              "history.jsonl: line 1: benchmarks.BM_Arith_Floor.reps_ns: expected a list of positive finite numbers, got []"),
             ("a zero repetition", good_lines.replace('"reps_ns": [', '"reps_ns": [0, ', 1),
-             "history.jsonl: line 1: benchmarks.BM_Arith_Floor.reps_ns: expected a list of positive finite numbers, got [0,")):
+             "history.jsonl: line 1: benchmarks.BM_Arith_Floor.reps_ns: expected a list of positive finite numbers, got [0,"),
+            ("a negative peak", good_lines.replace('"max_bytes_used": null', '"max_bytes_used": -8', 1),
+             "history.jsonl: line 1: benchmarks.BM_Arith_Floor.max_bytes_used: expected a finite number >= 0 or null, got -8")):
         d = os.path.join(tmp, "h-" + str(abs(hash(what))))
         os.makedirs(d)
         write(os.path.join(d, "history.jsonl"), text)
@@ -1185,8 +1197,12 @@ def test_history_records(check, tmp):
     Google Benchmark export carries the median as both times and the count; the summary
     marks an uncommitted tree and counts the change points; every file of the report and
     the export is written through write_atomic."""
-    run = fake_run({FLOOR: ([4.0, 1.0, 3.0, 2.0], 1000.0), BENCH: ([10.0, 40.0, 30.0, 20.0], 5000.0)})
+    run = with_memory(fake_run({FLOOR: ([4.0, 1.0, 3.0, 2.0], 1000.0), BENCH: ([10.0, 40.0, 30.0, 20.0], 5000.0)}),
+                      {BENCH: (4096, 7.0)})
     rec = bh.record_from_run(run, "a" * 40, "s", "d", "r", "clean")
+    check(rec["benchmarks"][BENCH]["max_bytes_used"] == 4096 and rec["benchmarks"][BENCH]["allocs_per_iter"] == 7.0
+          and rec["benchmarks"][FLOOR]["max_bytes_used"] is None and bh.check_record(rec, "rec") is rec,
+          f"a record carries each benchmark's memory figures (null where the run has none): {rec['benchmarks'][BENCH]}")
     b = rec["benchmarks"][FLOOR]
     check(b["median_ns"] == 2.5 and b["iqr_ns"] == 1.5 and rec["benchmarks"][BENCH]["iqr_ns"] == 15.0,
           f"a record of 1, 2, 3, 4 ns: median 2.5, IQR 1.5 (3.25 - 1.75): {b['median_ns']} {b['iqr_ns']}")
@@ -1194,6 +1210,9 @@ def test_history_records(check, tmp):
     check(g[BENCH]["real_time"] == g[BENCH]["cpu_time"] == 25.0 and g[BENCH]["instructions"] == 5000.0
           and g[FLOOR]["cpu_time"] == 2.5 and br.medians(bh.to_gbench(rec))[BENCH] == 25.0,
           f"the Google Benchmark export: the median as real_time and cpu_time, the count carried: {g[BENCH]}")
+    check(g[BENCH].get("max_bytes_used") == 4096 and g[BENCH].get("allocs_per_iter") == 7.0 and "max_bytes_used" not in g[FLOOR]
+          and br.memory(bh.to_gbench(rec)) == {BENCH: {"max_bytes_used": 4096.0, "allocs_per_iter": 7.0}},
+          f"the Google Benchmark export carries the memory figures under Google Benchmark's keys: {g[BENCH]}")
     records = series_records([1.0] * 5 + [1.3] * 5, 5, 4)
     for i, r in enumerate(records):
         r["commit"] = f"{i:x}" * 40
@@ -1218,6 +1237,14 @@ def test_history_records(check, tmp):
         bh.write_atomic, bench_report.write_atomic = real
     check(sorted(written) == sorted(["index.html", "summary.md"] + [os.path.join("gbench", f) for f in os.listdir(os.path.join(tmp, "gbench"))])
           and len(written) == 4, f"the report and the export are written through write_atomic: {written}")
+    grown = series_records([1.0, 1.0], 3, 5)
+    for r, peak in zip(grown, (1000, 1200)):
+        r["benchmarks"][BENCH].update(max_bytes_used=peak, allocs_per_iter=3.0)
+    bench_report.report(grown, os.path.join(tmp, "memory-report"))
+    row = [line for line in open(os.path.join(tmp, "memory-report", "summary.md")) if line.startswith(f"| {BENCH} |")]
+    page = open(os.path.join(tmp, "memory-report", "index.html")).read()
+    check(len(row) == 1 and "| 1,200 |" in row[0] and "peak bytes +20.0 % at `00000000`" in row[0] and "peak bytes +20.0 %" in page,
+          f"the report: the last peak bytes and a memory change point, in summary.md and on the chart: {row}")
 
 
 def test_track_series(check, tmp):

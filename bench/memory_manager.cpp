@@ -1,14 +1,14 @@
 // The global operator new and delete of the bench executable, counted (memory_manager.h).
 //
-// A block is [header | the bytes asked for]: the header holds the size asked for, so a
-// free knows what it gives back whichever form of delete frees it (unsized delete, a
-// delete[] of a type without a destructor, a library compiled without sized deallocation).
-// The header is kDefaultAlign bytes, so what operator new returns keeps malloc's
-// alignment; an over-aligned block puts `align` bytes before what it returns, the size in
-// their last kDefaultAlign.
+// A block is what malloc (posix_memalign when over-aligned) gives, nothing added: outside
+// a counted operation, new and delete are malloc and free behind one flag test, so the
+// timed iterations and the instruction counts see the allocator as the CLI does.  While
+// an operation is counted, each block it allocates is noted with the size asked for in
+// a table of its own (Blocks, its storage from malloc directly: never counted, never
+// back into operator new), and a free finds its size there.  A free of a block the table
+// does not hold (one allocated before the operation) is not counted.
 #include "memory_manager.h"
 
-#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <cstdlib>
@@ -24,46 +24,37 @@ constinit std::atomic<bool> measuring{false};
 namespace {
 
 constexpr std::size_t kDefaultAlign = __STDCPP_DEFAULT_NEW_ALIGNMENT__;
-static_assert(kDefaultAlign >= sizeof(std::size_t) && kDefaultAlign % alignof(std::size_t) == 0);
 
-// Only touched while an operation of a measurement batch runs (one thread: the
-// benchmark's); atomics all the same, so an allocation on another thread is never a race.
+// Only touched while an operation of a measurement batch runs, on the benchmark's thread
+// (Google Benchmark runs the batch on the main thread, and nothing measured starts one).
 constinit std::atomic<bool> counting{false};
-constinit std::atomic<std::int64_t> live{0};    // the operation's bytes now, from 0 at its start
-constinit std::atomic<std::int64_t> peak{0};    // the highest `live` of any operation of the batch
-constinit std::atomic<std::int64_t> allocs{0};  // allocations of every operation of the batch
+constinit Blocks blocks;    // constant-initialised: usable by a new before any constructor ran
+std::int64_t live = 0;      // the operation's bytes now, from 0 at its start
+std::int64_t peak = 0;      // the highest `live` of any operation of the batch
+std::int64_t allocs = 0;    // allocations of every operation of the batch
 
-void counted_alloc(std::size_t n) {
-  if (!counting.load(std::memory_order_relaxed)) return;
-  allocs.fetch_add(1, std::memory_order_relaxed);
-  const std::int64_t now = live.fetch_add(static_cast<std::int64_t>(n), std::memory_order_relaxed) + static_cast<std::int64_t>(n);
-  std::int64_t high = peak.load(std::memory_order_relaxed);
-  while (now > high && !peak.compare_exchange_weak(high, now, std::memory_order_relaxed)) {
-  }
+void counted_alloc(void* p, std::size_t n) {
+  blocks.insert(p, n);
+  ++allocs;
+  live += static_cast<std::int64_t>(n);
+  if (live > peak) peak = live;
 }
 
-void counted_free(std::size_t n) {
-  if (!counting.load(std::memory_order_relaxed)) return;
-  live.fetch_sub(static_cast<std::int64_t>(n), std::memory_order_relaxed);
+void counted_free(void* p) {
+  std::size_t n = 0;
+  if (blocks.erase(p, n)) live -= static_cast<std::int64_t>(n);
 }
 
-std::size_t offset_for(std::size_t align) { return std::max(align, kDefaultAlign); }
-
-// n bytes aligned to `align`, with the header before them; nullptr when there is no memory.
+// n bytes aligned to `align`; nullptr when there is no memory.
 void* raw_allocate(std::size_t n, std::size_t align) {
-  const std::size_t offset = offset_for(align);
-  if (n > SIZE_MAX - offset) return nullptr;
-  void* base = nullptr;
-  if (offset == kDefaultAlign) {
-    base = std::malloc(n + offset);
-  } else if (::posix_memalign(&base, offset, n + offset) != 0) {
-    base = nullptr;
+  void* p = nullptr;
+  if (align <= kDefaultAlign) {
+    p = std::malloc(n == 0 ? 1 : n);
+  } else if (::posix_memalign(&p, align, n == 0 ? 1 : n) != 0) {
+    p = nullptr;
   }
-  if (base == nullptr) return nullptr;
-  auto* user = static_cast<std::byte*>(base) + offset;
-  *reinterpret_cast<std::size_t*>(user - kDefaultAlign) = n;
-  counted_alloc(n);
-  return user;
+  if (p != nullptr && counting.load(std::memory_order_relaxed)) counted_alloc(p, n);
+  return p;
 }
 
 // operator new's loop: the new-handler may free memory, else it is out of memory.
@@ -89,17 +80,30 @@ void* allocate_nothrow(std::size_t n, std::size_t align) noexcept {
   }
 }
 
-void deallocate(void* p, std::size_t align) noexcept {
-  if (p == nullptr) return;
-  auto* user = static_cast<std::byte*>(p);
-  counted_free(*reinterpret_cast<const std::size_t*>(user - kDefaultAlign));
-  std::free(user - offset_for(align));
+void deallocate(void* p) noexcept {
+  if (counting.load(std::memory_order_relaxed)) [[unlikely]] {
+    if (p != nullptr) counted_free(p);
+  }
+  std::free(p);
+}
+
+// operator new(size_t), the one nearly every allocation goes through: malloc and one
+// flag test when nothing is counted (as many instructions as libstdc++'s own, give or
+// take the test), the new-handler loop only when malloc has no memory.
+inline void* allocate_default(std::size_t n) {
+  void* p = std::malloc(n == 0 ? 1 : n);
+  if (p != nullptr) [[likely]] {
+    if (counting.load(std::memory_order_relaxed)) [[unlikely]] counted_alloc(p, n);
+    return p;
+  }
+  return allocate_or_throw(n, kDefaultAlign);
 }
 
 }  // namespace
 
 Operation::Operation() {
-  live.store(0, std::memory_order_relaxed);
+  blocks.clear();  // what an earlier operation kept is not this one's
+  live = 0;
   counting.store(true, std::memory_order_relaxed);
 }
 
@@ -108,15 +112,15 @@ Operation::~Operation() { counting.store(false, std::memory_order_relaxed); }
 }  // namespace heap
 
 void HeapMemoryManager::Start() {
-  heap::peak.store(0, std::memory_order_relaxed);
-  heap::allocs.store(0, std::memory_order_relaxed);
+  heap::peak = 0;
+  heap::allocs = 0;
   heap::measuring.store(true, std::memory_order_relaxed);
 }
 
 void HeapMemoryManager::Stop(Result& result) {
   heap::measuring.store(false, std::memory_order_relaxed);
-  result.num_allocs = heap::allocs.load(std::memory_order_relaxed);
-  result.max_bytes_used = heap::peak.load(std::memory_order_relaxed);
+  result.num_allocs = heap::allocs;
+  result.max_bytes_used = heap::peak;
 }
 
 void repoint_memory_results(std::vector<benchmark::BenchmarkReporter::Run>& runs) {
@@ -147,13 +151,14 @@ void JsonReporter::ReportRuns(const std::vector<Run>& runs) {
 }  // namespace neffbar::bench
 
 // ------------------------------------------------------- the replaced functions --
+using neffbar::bench::heap::allocate_default;
 using neffbar::bench::heap::allocate_nothrow;
 using neffbar::bench::heap::allocate_or_throw;
 using neffbar::bench::heap::deallocate;
 using neffbar::bench::heap::kDefaultAlign;
 
-void* operator new(std::size_t n) { return allocate_or_throw(n, kDefaultAlign); }
-void* operator new[](std::size_t n) { return allocate_or_throw(n, kDefaultAlign); }
+void* operator new(std::size_t n) { return allocate_default(n); }
+void* operator new[](std::size_t n) { return allocate_default(n); }
 void* operator new(std::size_t n, const std::nothrow_t&) noexcept { return allocate_nothrow(n, kDefaultAlign); }
 void* operator new[](std::size_t n, const std::nothrow_t&) noexcept { return allocate_nothrow(n, kDefaultAlign); }
 void* operator new(std::size_t n, std::align_val_t a) { return allocate_or_throw(n, static_cast<std::size_t>(a)); }
@@ -165,19 +170,17 @@ void* operator new[](std::size_t n, std::align_val_t a, const std::nothrow_t&) n
   return allocate_nothrow(n, static_cast<std::size_t>(a));
 }
 
-void operator delete(void* p) noexcept { deallocate(p, kDefaultAlign); }
-void operator delete[](void* p) noexcept { deallocate(p, kDefaultAlign); }
-void operator delete(void* p, std::size_t) noexcept { deallocate(p, kDefaultAlign); }
-void operator delete[](void* p, std::size_t) noexcept { deallocate(p, kDefaultAlign); }
-void operator delete(void* p, const std::nothrow_t&) noexcept { deallocate(p, kDefaultAlign); }
-void operator delete[](void* p, const std::nothrow_t&) noexcept { deallocate(p, kDefaultAlign); }
-void operator delete(void* p, std::align_val_t a) noexcept { deallocate(p, static_cast<std::size_t>(a)); }
-void operator delete[](void* p, std::align_val_t a) noexcept { deallocate(p, static_cast<std::size_t>(a)); }
-void operator delete(void* p, std::size_t, std::align_val_t a) noexcept { deallocate(p, static_cast<std::size_t>(a)); }
-void operator delete[](void* p, std::size_t, std::align_val_t a) noexcept { deallocate(p, static_cast<std::size_t>(a)); }
-void operator delete(void* p, std::align_val_t a, const std::nothrow_t&) noexcept {
-  deallocate(p, static_cast<std::size_t>(a));
-}
-void operator delete[](void* p, std::align_val_t a, const std::nothrow_t&) noexcept {
-  deallocate(p, static_cast<std::size_t>(a));
-}
+// Every delete is free: malloc and posix_memalign blocks are both freed by it, and the
+// size a sized delete passes is the one the table holds.
+void operator delete(void* p) noexcept { deallocate(p); }
+void operator delete[](void* p) noexcept { deallocate(p); }
+void operator delete(void* p, std::size_t) noexcept { deallocate(p); }
+void operator delete[](void* p, std::size_t) noexcept { deallocate(p); }
+void operator delete(void* p, const std::nothrow_t&) noexcept { deallocate(p); }
+void operator delete[](void* p, const std::nothrow_t&) noexcept { deallocate(p); }
+void operator delete(void* p, std::align_val_t) noexcept { deallocate(p); }
+void operator delete[](void* p, std::align_val_t) noexcept { deallocate(p); }
+void operator delete(void* p, std::size_t, std::align_val_t) noexcept { deallocate(p); }
+void operator delete[](void* p, std::size_t, std::align_val_t) noexcept { deallocate(p); }
+void operator delete(void* p, std::align_val_t, const std::nothrow_t&) noexcept { deallocate(p); }
+void operator delete[](void* p, std::align_val_t, const std::nothrow_t&) noexcept { deallocate(p); }

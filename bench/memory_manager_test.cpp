@@ -6,6 +6,7 @@
 // Its own executable, since memory_manager.cpp replaces the global operator new.
 #include <benchmark/benchmark.h>
 
+#include <algorithm>
 #include <array>
 #include <bit>
 #include <cstddef>
@@ -14,8 +15,10 @@
 #include <cstring>
 #include <new>
 #include <nlohmann/json.hpp>
+#include <random>
 #include <sstream>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 #include "measured.h"
@@ -83,7 +86,48 @@ void counting() {
                    ::operator delete(before);
                    ::operator delete(take(150));
                  }),
-                 1, 50, "a block from before the operation freed in it lowers the level (150 - 100)");
+                 1, 150, "a block from before the operation freed in it is not counted");
+  void* kept_over = nullptr;
+  expect_figures(batch([&] { kept_over = take(300); },
+                       [&] {
+                         ::operator delete(kept_over);
+                         ::operator delete(take(200));
+                       }),
+                 2, 300, "a block one operation kept and the next freed is not the next one's");
+
+  // Many blocks at once (the table grows, and deletes shift entries back): the peak
+  // against the test's own reckoning, frees in a scrambled order.
+  std::vector<void*> many(48000);  // 32,000 live at once: the table half full (65,536 slots), clusters wrap round its end
+  std::vector<std::size_t> sizes(many.size());
+  std::int64_t expected_peak = 0;
+  {
+    std::int64_t live = 0;
+    for (std::size_t i = 0; i < many.size(); ++i) {
+      sizes[i] = 1 + (i * 7919) % 300;
+      live += static_cast<std::int64_t>(sizes[i]);
+      expected_peak = std::max(expected_peak, live);
+      if (i % 3 == 2) live -= static_cast<std::int64_t>(sizes[i - 1]);  // the one before, freed right after
+    }
+  }
+  expect_figures(batch([&] {
+                   for (std::size_t i = 0; i < many.size(); ++i) {
+                     many[i] = take(sizes[i]);
+                     if (i % 3 == 2) {
+                       ::operator delete(many[i - 1], sizes[i - 1]);
+                       many[i - 1] = nullptr;
+                     }
+                   }
+                   for (std::size_t k = 0; k < many.size(); ++k) {
+                     void*& p = many[(k * 7907) % many.size()];  // 7907 is prime: every index once
+                     ::operator delete(p);
+                     p = nullptr;
+                   }
+                   // Every block given back: the live bytes are 0 again, so a block of
+                   // the peak's size reaches the peak and no higher.
+                   ::operator delete(take(static_cast<std::size_t>(expected_peak)));
+                 }),
+                 static_cast<std::int64_t>(many.size()) + 1, expected_peak,
+                 "48,000 blocks, a third freed at once, the rest in a scrambled order: the peak to the byte");
 
   {
     HeapMemoryManager m;
@@ -174,6 +218,61 @@ void counting() {
   expect_figures(r, 0, 0, "an allocation that failed is not counted");
 }
 
+// The table of an operation's blocks against a std::unordered_map, and its deletions
+// in clusters that wrap round the end of the table, where the backward shift must move
+// entries from its start to its end.
+void block_table() {
+  heap::Blocks t;
+  std::unordered_map<std::uintptr_t, std::size_t> ref;
+  std::vector<std::uintptr_t> keys;
+  std::mt19937_64 rng(7);
+  bool agree = true;
+  for (int step = 0; step < 300000 && agree; ++step) {
+    if (keys.empty() || rng() % 3 != 0) {
+      const std::uintptr_t k = (1 + rng() % 5'000'000) << 4;
+      if (ref.count(k) != 0) continue;
+      const std::size_t n = rng() % 1000;
+      t.insert(reinterpret_cast<void*>(k), n);
+      ref[k] = n;
+      keys.push_back(k);
+    } else {
+      const std::size_t at = rng() % keys.size();
+      const std::uintptr_t k = keys[at];
+      keys[at] = keys.back();
+      keys.pop_back();
+      std::size_t n = 0;
+      agree = t.erase(reinterpret_cast<void*>(k), n) && n == ref[k];
+      ref.erase(k);
+    }
+  }
+  std::size_t n = 0;
+  expect(agree && !t.erase(reinterpret_cast<void*>(std::uintptr_t{16}), n),
+         "the block table agrees with a std::unordered_map over 300,000 random inserts and erases");
+
+  // Keys homed at the table's last slots: a cluster from the end round to its start.
+  for (std::size_t drop = 0; drop < 6; ++drop) {
+    heap::Blocks w;
+    w.insert(reinterpret_cast<void*>(std::uintptr_t{16}), 1);  // the table made (1024 slots)
+    std::size_t dummy = 0;
+    w.erase(reinterpret_cast<void*>(std::uintptr_t{16}), dummy);
+    // Homes last, 0, last, last - 1, 1, last: in slots last, 0, 1, 2, 3, 4 (last - 1 is
+    // free when the fourth comes: it lands at its home), entries at their home and past it.
+    const std::size_t last = w.capacity() - 1;
+    std::vector<std::uintptr_t> wrap;
+    for (const std::size_t want : {last, std::size_t{0}, last, last - 1, std::size_t{1}, last}) {
+      std::uintptr_t x = 1;
+      while (w.home(x << 4) != want || std::find(wrap.begin(), wrap.end(), x << 4) != wrap.end()) ++x;
+      wrap.push_back(x << 4);
+    }
+    for (std::size_t i = 0; i < wrap.size(); ++i) w.insert(reinterpret_cast<void*>(wrap[i]), 100 + i);
+    bool ok = w.erase(reinterpret_cast<void*>(wrap[drop]), n) && n == 100 + drop;
+    for (std::size_t i = 0; i < wrap.size(); ++i) {
+      if (i != drop) ok = ok && w.erase(reinterpret_cast<void*>(wrap[i]), n) && n == 100 + i;
+    }
+    expect(ok, "a cluster that wraps round the table's end: erasing block " + std::to_string(drop) + " of 6 keeps the others");
+  }
+}
+
 Run repetition(const std::string& name, std::int64_t k, std::int64_t n, const Result* memory) {
   Run r;
   r.run_name.function_name = name;
@@ -259,6 +358,7 @@ void a_real_run() {
 
 int main(int argc, char** argv) {
   counting();
+  block_table();
   repointing();
   std::vector<char*> args{argv[0]};
   std::string reps = "--benchmark_repetitions=5", mix = "--benchmark_enable_random_interleaving=true",

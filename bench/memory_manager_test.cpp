@@ -60,6 +60,36 @@ void* take(std::size_t n) {
   return p;
 }
 
+// The sized forms of delete, which the compiler declares only with sized deallocation
+// (g++ from C++14 on; clang++ before 19 only with -fsized-deallocation): the unsized
+// form where they are not declared.
+void delete_sized(void* p, std::size_t n) {
+#if __cpp_sized_deallocation
+  ::operator delete(p, n);
+#else
+  (void)n;
+  ::operator delete(p);
+#endif
+}
+
+void delete_array_sized(void* p, std::size_t n) {
+#if __cpp_sized_deallocation
+  ::operator delete[](p, n);
+#else
+  (void)n;
+  ::operator delete[](p);
+#endif
+}
+
+void delete_array_sized(void* p, std::size_t n, std::align_val_t a) {
+#if __cpp_sized_deallocation
+  ::operator delete[](p, n, a);
+#else
+  (void)n;
+  ::operator delete[](p, a);
+#endif
+}
+
 // One measurement batch of the operations `ops`, each as measured() counts it.
 template <class... Ops>
 Result batch(Ops&&... ops) {
@@ -113,7 +143,7 @@ void counting() {
                    for (std::size_t i = 0; i < many.size(); ++i) {
                      many[i] = take(sizes[i]);
                      if (i % 3 == 2) {
-                       ::operator delete(many[i - 1], sizes[i - 1]);
+                       delete_sized(many[i - 1], sizes[i - 1]);
                        many[i - 1] = nullptr;
                      }
                    }
@@ -150,7 +180,7 @@ void counting() {
 
   expect_figures(batch([] {
                    void* a = take(100);
-                   ::operator delete(a, 100);  // sized
+                   delete_sized(a, 100);
                    ::operator delete(take(100));
                  }),
                  2, 100, "a sized delete gives its bytes back");
@@ -160,7 +190,7 @@ void counting() {
                    void* b = ::operator new[](32);
                    benchmark::DoNotOptimize(b);
                    ::operator delete[](a);
-                   ::operator delete[](b, 32);
+                   delete_array_sized(b, 32);
                  }),
                  2, 96, "arrays, sized and unsized delete[]");
   expect_figures(batch([] {
@@ -184,7 +214,7 @@ void counting() {
                      void* b = ::operator new[](10, std::align_val_t{align}, std::nothrow);
                      benchmark::DoNotOptimize(b);
                      aligned = aligned && reinterpret_cast<std::uintptr_t>(b) % align == 0;
-                     ::operator delete[](b, 10, std::align_val_t{align});
+                     delete_array_sized(b, 10, std::align_val_t{align});
                    }
                  }),
                  6, 200, "over-aligned new and delete, every form");

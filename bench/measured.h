@@ -7,12 +7,17 @@
 // N more times with callgrind collecting, prints "neffbar-count: N" and exits: the
 // collected instructions / N are the operation's own, without the setup before the loop
 // and without the harness, and the same on every run of the same binary.
+//
+// Memory (memory_manager.h): in the batch Google Benchmark runs with the memory manager
+// on, each call counts its operation's allocations and peak bytes, and nothing around it.
 #pragma once
 
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <string>
+
+#include "memory_manager.h"
 
 #if __has_include(<valgrind/callgrind.h>)
 #include <valgrind/callgrind.h>
@@ -40,7 +45,12 @@ template <class Op>
 [[gnu::noinline]] void measured(Op&& op) {
   const int n = count_runs();
   if (n == 0) {
-    op();
+    if (heap::measuring.load(std::memory_order_relaxed)) [[unlikely]] {
+      const heap::Operation counted;
+      op();
+    } else {
+      op();
+    }
     return;
   }
   op();  // warm-up, not counted

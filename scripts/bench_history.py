@@ -5,7 +5,10 @@ that make the records: bench_build.py.
 A record (one line of DIR/history.jsonl) is one benchmark run of one commit:
   {"commit", "subject", "date" (the commit's), "recorded", "tree" ("clean"/"dirty"),
    "machine": {"cpu", "cores", "kernel", "host"},
-   "benchmarks": {name: {"median_ns", "iqr_ns", "reps_ns", "floor", "instructions"}}}
+   "benchmarks": {name: {"median_ns", "iqr_ns", "reps_ns", "floor", "instructions",
+                         "max_bytes_used", "allocs_per_iter"}}}
+The memory figures (bench_ratios.MEMORY: an operation's peak bytes and allocations) are
+null in a record of a run that has none (a commit from before they were measured).
 """
 import json
 import math
@@ -16,15 +19,15 @@ import statistics
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from bench_io import BadInput, brief, cut, is_positive, parse_json, read_text, write_atomic  # noqa: E402
-from bench_ratios import (changed_by_at_least, check_run, floor_of, instructions, load_run,  # noqa: E402
-                          mann_whitney_p, repetitions)
+from bench_io import BadInput, brief, cut, is_nonnegative, is_positive, parse_json, read_text, write_atomic  # noqa: E402
+from bench_ratios import (MEMORY, changed_by_at_least, check_run, floor_of, instructions, load_run,  # noqa: E402
+                          mann_whitney_p, memory, repetitions)
 
 # Change detection over the series (see changes()).
 WINDOW = 3          # commits pooled on each side of a candidate change
 ALPHA = 0.01        # Mann-Whitney two-sided p below which a time shift is real
 MIN_SHIFT = 0.05    # and the shift of the median time/floor at least this
-COUNT_SHIFT_PCT = 1  # instruction counts are exact: a change of 1 % or more is a change
+COUNT_SHIFT_PCT = 1  # instruction counts and memory are exact: a change of 1 % or more is a change
 
 
 # ----------------------------------------------------------------------- records --
@@ -54,13 +57,14 @@ def record_from_run(run, commit, subject, date, recorded, tree, where="the bench
     """A history record from a Google Benchmark JSON run (dict) with repetitions;
     BadInput (naming `where`) when the run is not usable or measured nothing."""
     run = load_run(run) if isinstance(run, str) else check_run(run, where)
-    reps, counts = repetitions(run), instructions(run)
+    reps, counts, mem = repetitions(run), instructions(run), memory(run)
     if not reps:
         raise BadInput(where, "no benchmarks: the run measured nothing")
     benchmarks = {}
     for name, xs in reps.items():
         benchmarks[name] = {"median_ns": statistics.median(xs), "iqr_ns": quantile(xs, 0.75) - quantile(xs, 0.25),
                             "reps_ns": xs, "floor": floor_of(name), "instructions": counts.get(name)}
+        benchmarks[name].update({key: mem.get(name, {}).get(key) for key in MEMORY})
     return {"commit": commit, "subject": subject, "date": date, "recorded": recorded, "tree": tree,
             "machine": machine(), "benchmarks": benchmarks}
 
@@ -95,6 +99,9 @@ def check_record(r, where):
             bad(f"{at}.floor: expected a benchmark name or null, got {brief(b['floor'])}")
         if b.get("instructions") is not None and not is_positive(b["instructions"]):
             bad(f"{at}.instructions: expected a positive finite number or null, got {brief(b['instructions'])}")
+        for key in MEMORY:
+            if b.get(key) is not None and not is_nonnegative(b[key]):
+                bad(f"{at}.{key}: expected a finite number >= 0 or null, got {brief(b[key])}")
     return r
 
 
@@ -168,7 +175,9 @@ def changes(records, name):
       equal p (fully separated windows all get the smallest p there is), the largest
       jump from the commit before, then the earlier.  Two steps within WINDOW commits
       of each other show as one, at the better.
-    - instructions: exact, commit to commit: a change of COUNT_SHIFT_PCT % or more.
+    - instructions, and each memory figure (kind "peak bytes", "allocations"): exact,
+      commit to commit: a change of COUNT_SHIFT_PCT % or more; from 0, any change (its
+      shift is infinite).
 
     Returns [{"index", "commit", "kind", "shift", "p"}]."""
     out = []
@@ -184,6 +193,12 @@ def changes(records, name):
         b = records[i]["benchmarks"].get(name, {}).get("instructions")
         if a and b and changed_by_at_least(a, b, COUNT_SHIFT_PCT):
             out.append({"index": i, "commit": records[i]["commit"], "kind": "instructions", "shift": b / a - 1, "p": None})
+        for key, (what, _, _) in MEMORY.items():
+            a = records[i - 1]["benchmarks"].get(name, {}).get(key)
+            b = records[i]["benchmarks"].get(name, {}).get(key)
+            if a is not None and b is not None and a != b and changed_by_at_least(a, b, COUNT_SHIFT_PCT):
+                out.append({"index": i, "commit": records[i]["commit"], "kind": what,
+                            "shift": b / a - 1 if a else math.inf, "p": None})
     return sorted(out, key=lambda c: (c["index"], c["kind"]))
 
 
@@ -198,7 +213,8 @@ def all_names(records):
 def to_gbench(record):
     """One record as a Google Benchmark JSON run (what github-action-benchmark's
     googlecpp tool and Bencher's cpp_google adapter read): one entry per benchmark, the
-    median as real_time and cpu_time in ns, instructions as a counter."""
+    median as real_time and cpu_time in ns, instructions as a counter, the memory
+    figures under Google Benchmark's own keys."""
     m = record.get("machine", {})
     entries = []
     for name, b in sorted(record["benchmarks"].items()):
@@ -207,6 +223,7 @@ def to_gbench(record):
              "cpu_time": b["median_ns"], "time_unit": "ns", "iqr_ns": b["iqr_ns"]}
         if b.get("instructions") is not None:
             e["instructions"] = b["instructions"]
+        e.update({key: b[key] for key in MEMORY if b.get(key) is not None})
         entries.append(e)
     return {"context": {"date": record.get("recorded", record.get("date", "")), "host_name": m.get("host", ""),
                         "executable": "neffbar_bench", "num_cpus": m.get("cores", 1), "mhz_per_cpu": 0,

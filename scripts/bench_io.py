@@ -105,6 +105,11 @@ def is_positive(x):
         return False
 
 
+def is_nonnegative(x):
+    """A JSON number (not a bool) that is finite (as a float too) and >= 0."""
+    return is_positive(x) or (isinstance(x, (int, float)) and not isinstance(x, bool) and x == 0)
+
+
 def cut(text, width=80):
     """`text` cut to `width` characters, for an error line."""
     return text if len(text) <= width else text[:width - 3] + "..."

@@ -10,13 +10,17 @@ run, the way .github/workflows/bench.yml and ./scripts/run use them.
    selects (callgrind: the whole suite is minutes);
 3. no counter measures nothing: a state.counters value 0 in every repetition (or not
    finite) fails, as it fails the gate;
+3b. memory (bench/memory_manager.h): every repetition of every benchmark carries its
+   peak bytes and allocations, the repetitions of a benchmark agree (the figure is
+   deterministic), every floor allocates nothing (the harness around the operation is
+   not counted), and the 64x4 end to end allocates;
 4. bench-compare: the run against itself passes; against the committed baseline with
    --no-count (other build type: times may differ) it reads both and finds every
    benchmark of the baseline;
-5. bench-export: BMF and both github-action-benchmark series, in the shapes the trackers
-   document, one entry per benchmark;
-6. bench-history: the run made a history record (as --here does), appended, drawn and
-   exported.
+5. bench-export: BMF and the three github-action-benchmark series (time, instructions,
+   memory), in the shapes the trackers document, one entry per benchmark (and figure);
+6. bench-history: the run made a history record (as --here does), with the memory
+   figures, appended, drawn and exported.
 Exit 0 all held; 1 one did not (each named); 2 usage."""
 import json
 import os
@@ -41,6 +45,29 @@ DEFAULT_COUNT = r"^BM_Codec_Decode$|^BM_Persistent_Check/4/4$"
 def script(name, *args):
     p = subprocess.run([sys.executable, os.path.join(HERE, name), *args], capture_output=True, text=True)
     return p.returncode, p.stdout, p.stderr
+
+
+# A benchmark whose operation allocates for sure: the 64x4 system composed and lowered.
+ALLOCATES = "BM_Persistent_EndToEnd/1"
+
+
+def check_memory(check, run, names):
+    """Step 3b: the memory figures of the real binary's run."""
+    seen = {}
+    for name, b, _ in br.entries(run):
+        if b.get("run_type", "iteration") == "iteration":
+            seen.setdefault(name, []).append(tuple(b.get(key) for key in br.MEMORY))
+    lacking = sorted(n for n, reps in seen.items() if any(None in r for r in reps))
+    check(sorted(seen) == names and not lacking, "every repetition carries the memory figures" + (f"; not {lacking[:5]}" if lacking else ""))
+    differ = sorted(n for n, reps in seen.items() if len(set(reps)) > 1)
+    check(not differ, "the repetitions of each benchmark agree on its memory figures (deterministic)"
+          + "".join(f"; {n}: {sorted(set(seen[n]), key=str)[:3]}" for n in differ[:3]))
+    floors = sorted({f for _, _, f in br.FLOOR_RULES} & set(seen))
+    busy = [f for f in floors if any(any(x for x in r) for r in seen[f])]
+    check(floors and not busy, f"the floors allocate nothing, the harness around them is not counted ({floors})"
+          + (f"; not {busy}" if busy else ""))
+    check(all((r[0] or 0) > 0 and (r[1] or 0) > 0 for r in seen.get(ALLOCATES, [(0, 0)])),
+          f"{ALLOCATES} allocates: {seen.get(ALLOCATES, [])[:1]}")
 
 
 def main(argv):
@@ -72,6 +99,7 @@ def main(argv):
 
         dead = br.dead_counters(br.load_run(run_path))
         check(not dead, "every counter measures something" + "".join(f"; {n} {c}: {why}" for n, c, why in dead))
+        check_memory(check, br.load_run(run_path), names)
 
         rc, out, err = script("bench-compare", run_path, run_path)
         check(rc == 0 and "no regression" in out, f"bench-compare: the run against itself (exit {rc}) {err.strip()[:200]}")
@@ -83,7 +111,7 @@ def main(argv):
                   f"{err.strip()[:200]}{missing[:3]}")
 
         exports = {}
-        for fmt, metric in (("bmf", "all"), ("gab", "time"), ("gab", "instructions")):
+        for fmt, metric in (("bmf", "all"), ("gab", "time"), ("gab", "instructions"), ("gab", "memory")):
             out_path = os.path.join(tmp, f"{fmt}-{metric}.json")
             rc, _, err = script("bench-export", "--format", fmt, "--metric", metric, "-o", out_path, run_path)
             check(rc == 0, f"bench-export --format {fmt} --metric {metric} (exit {rc}) {err.strip()[:200]}")
@@ -92,11 +120,14 @@ def main(argv):
         bmf = exports["bmf", "all"]
         check(bmf is not None and not export_mod.bmf_shape_errors(bmf) and sorted(bmf) == names,
               "BMF: one entry per benchmark, in Bencher's shape")
-        for metric, want in (("time", names), ("instructions", sorted(counted))):
+        check(bmf is not None and all(measure in m for m in bmf.values() for _, measure, _ in br.MEMORY.values()),
+              "BMF: every benchmark has its memory measures")
+        for metric, want in (("time", names), ("instructions", sorted(counted)), ("memory", sorted(names * len(br.MEMORY)))):
             gab = exports["gab", metric]
             got = sorted(e["name"].rsplit(" (", 1)[0] for e in gab or [])
             check(gab is not None and not export_mod.gab_shape_errors(gab) and got == want,
-                  f"github-action-benchmark's {metric} series: one entry per benchmark {'counted' if metric != 'time' else ''}")
+                  f"github-action-benchmark's {metric} series: one entry per benchmark"
+                  + {"instructions": " counted", "memory": " and figure"}.get(metric, ""))
 
         hist_dir = os.path.join(tmp, "history")
         try:
@@ -105,8 +136,9 @@ def main(argv):
             records = bh.load(os.path.join(hist_dir, "history.jsonl"))
             bench_report.report(records, hist_dir)
             exported = bh.export(records, os.path.join(hist_dir, "gbench"))
-            check(len(records) == 1 and sorted(records[0]["benchmarks"]) == names and len(exported) == 1,
-                  "bench-history: the run recorded, reported and exported")
+            check(len(records) == 1 and sorted(records[0]["benchmarks"]) == names and len(exported) == 1
+                  and all(b[key] is not None for b in records[0]["benchmarks"].values() for key in br.MEMORY),
+                  "bench-history: the run recorded (with the memory figures), reported and exported")
         except bench_io.BadInput as e:
             check(False, f"bench-history refused the run: {e}")
     if check.failures:

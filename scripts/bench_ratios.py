@@ -1,7 +1,8 @@
 """Ratios of a Google Benchmark JSON run against the floors measured in the same run,
 the targets, and the Mann-Whitney U test.  Shared by scripts/bench, bench-compare and
 bench-history.
-  python3 scripts/bench_ratios.py RUN.json    the ratios and the absolute figures of a run
+  python3 scripts/bench_ratios.py RUN.json    the ratios, the absolute figures and the memory
+                                              figures of a run
 Exit 0; 2 on a bad run or usage."""
 import math
 import os
@@ -13,7 +14,7 @@ from fractions import Fraction
 
 sys.dont_write_bytecode = True  # no __pycache__ written into scripts/
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from bench_io import BadInput, Parser, brief, cut, is_positive, read_json, run  # noqa: E402
+from bench_io import BadInput, Parser, brief, cut, is_nonnegative, is_positive, read_json, run  # noqa: E402
 
 # Every benchmark's floor: the same run's cheapest version of the same kind of work, by
 # name prefix (first match).  A benchmark that matches none is an error in
@@ -30,9 +31,24 @@ FLOOR_RULES = [
     ("BM_Persistent_", "", "BM_Persistent_Floor"),
     ("BM_Engine/", "", "BM_Persistent_Floor"),
     ("BM_FullTable", "", "BM_Persistent_Floor"),
+    ("BM_Random_", "", "BM_Persistent_Floor"),
+    ("BM_Cli_", "", "BM_Persistent_Floor"),
 ]
-# Too long to run under valgrind (minutes): timed only.
-NOT_COUNTED = ["BM_FullTable"]
+# Too long to run under valgrind (minutes): timed only.  BM_Random_Schedule is 6.7 G
+# instructions a schedule for now (4 schedules under callgrind: 5 minutes); count it
+# once it is cheaper.
+NOT_COUNTED = ["BM_FullTable", "BM_Random_Schedule"]
+
+# The memory figures Google Benchmark writes into each repetition of a benchmark when a
+# MemoryManager is registered (bench/memory_manager.h; json_reporter.cc): JSON key ->
+# (what it is, Bencher measure, github-action-benchmark unit).  The bytes an operation
+# needed at its peak and its allocations, counted the same way on every machine for the
+# same binary: gated as tightly as instruction counts (bench-compare --memory-threshold)
+# and exported to both trackers.  0 is a figure (the floors allocate nothing).
+MEMORY = {
+    "max_bytes_used": ("peak bytes", "peak-bytes", "bytes"),
+    "allocs_per_iter": ("allocations", "allocations", "allocations/op"),
+}
 
 
 def selected(name, regex):
@@ -67,6 +83,7 @@ TARGETS = [
 ABSOLUTE = [
     ("64x4, 1 round, exact <= 50 ms (compose + lower + decide)", "BM_Persistent_EndToEnd/1", 50e6),
     ("64x4 x 1000 rounds, exact <= 5 s", "BM_Persistent_EndToEnd/1000", 5e9),
+    ("64x4 x 1000 rounds through the CLI (check, its report to a sink) <= 5 s", "BM_Cli_Check/1000", 5e9),
     ("the full table <= 2 min", "BM_FullTable/iterations:1", 120e9),
 ]
 
@@ -78,7 +95,8 @@ def check_run(run, where):
     """`run` (parsed JSON) if it is a usable Google Benchmark run, else BadInput naming
     `where` and the entry: a "benchmarks" list of objects with a name; every repetition
     and every median with a known time_unit and a positive, finite cpu_time; no entry
-    that reported an error; "instructions", where present, positive and finite."""
+    that reported an error; "instructions", where present, positive and finite; the
+    memory figures (MEMORY), where present, finite and >= 0."""
     if not isinstance(run, dict) or not isinstance(run.get("benchmarks"), list):
         raise BadInput(where, 'not a Google Benchmark run: no "benchmarks" list')
     for i, b in enumerate(run["benchmarks"]):
@@ -101,6 +119,9 @@ def check_run(run, where):
                 raise BadInput(where, f"{at}: cpu_time: expected a positive finite number, got {brief(b.get('cpu_time'))}")
         if b.get("instructions") is not None and not is_positive(b["instructions"]):
             raise BadInput(where, f"{at}: instructions: expected a positive finite number, got {brief(b['instructions'])}")
+        for key in MEMORY:
+            if key in b and not is_nonnegative(b[key]):
+                raise BadInput(where, f"{at}: {key}: expected a finite number >= 0, got {brief(b[key])}")
     return run
 
 
@@ -229,13 +250,57 @@ def instructions(run):
     return {name: float(b["instructions"]) for name, b, _ in entries(run) if b.get("instructions") is not None}
 
 
+def memory(run):
+    """name -> {MEMORY key: the median over the repetitions that carry it}, for the
+    benchmarks whose repetitions carry the memory figures (aggregates carry none).  The
+    figures are deterministic, so the repetitions agree and the median is their value
+    (ctest bench_pipeline checks that they agree)."""
+    seen = {}
+    for name, b, _ in entries(run):
+        if b.get("run_type", "iteration") == "iteration":
+            for key in MEMORY:
+                if key in b:
+                    seen.setdefault(name, {}).setdefault(key, []).append(float(b[key]))
+    return {name: {key: statistics.median(xs) for key, xs in figures.items()} for name, figures in seen.items()}
+
+
+def shown_figure(v):
+    """A count or a byte figure as a table shows it: whole numbers with thousands
+    separators, a fraction with two decimals, None as '-'."""
+    if v is None:
+        return "-"
+    return f"{v:,.0f}" if float(v).is_integer() else f"{v:,.2f}"
+
+
+def series_name(bench, what):
+    """The name of a benchmark's figure in a tracker's series ("BM_X (instructions)",
+    "BM_X (peak bytes)"): bench-export writes it, bench-track reads it."""
+    return f"{bench} ({what})"
+
+
+# The units of the series whose values may be 0 (the memory figures: a floor allocates
+# nothing); a time or an instruction count of 0 is a broken measurement.
+ZERO_OK_UNITS = frozenset(unit for _, _, unit in MEMORY.values())
+
+
+def tracked_figures(run):
+    """{series name: value} of every figure but time that the trackers keep of a run
+    (instructions and the memory figures), named as bench-export's gab series name them."""
+    out = {series_name(n, "instructions"): v for n, v in instructions(run).items()}
+    for name, figures in memory(run).items():
+        for key, v in figures.items():
+            out[series_name(name, MEMORY[key][0])] = v
+    return out
+
+
 # The keys Google Benchmark writes into a repetition itself (json_reporter.cc), and the
 # count scripts/bench-count adds; every other key is a user counter (state.counters).
 GBENCH_KEYS = frozenset({
     "name", "family_index", "per_family_instance_index", "run_name", "run_type", "repetitions",
     "repetition_index", "threads", "iterations", "real_time", "cpu_time", "time_unit", "label",
     "bytes_per_second", "items_per_second", "error_occurred", "error_message", "aggregate_name",
-    "aggregate_unit", "big_o", "cpu_coefficient", "real_coefficient", "rms", "instructions"})
+    "aggregate_unit", "big_o", "cpu_coefficient", "real_coefficient", "rms", "instructions",
+    "allocs_per_iter", "max_bytes_used", "total_allocated_bytes", "net_heap_growth"})
 
 
 def dead_counters(run):
@@ -260,7 +325,8 @@ def dead_counters(run):
 def main(argv):
     p = Parser("bench_ratios.py", __doc__)
     p.add_argument("run", metavar="RUN.json")
-    times = medians(p.parse_args(argv[1:]).run)
+    run_ = load_run(p.parse_args(argv[1:]).run)
+    times = medians(run_)
     print("\nratios (median cpu time, same run):")
     for what, num, den, limit in TARGETS:
         if num in times and den in times:
@@ -273,6 +339,13 @@ def main(argv):
             t = times[name]
             shown = f"{t / 1e6:.1f} ms" if t < 1e9 else f"{t / 1e9:.2f} s"
             print(f"  {'MET ' if t <= limit else 'MISS'} {what}: {shown}")
+    figures = memory(run_)
+    if figures:
+        print("memory per operation (the median of the repetitions, as bench-compare gates it):")
+        labels = [MEMORY[key][0] for key in MEMORY]
+        print(f"  {'benchmark':40} " + " ".join(f"{label:>14}" for label in labels))
+        for name in sorted(figures):
+            print(f"  {cut(name, 40):40} " + " ".join(f"{shown_figure(figures[name].get(key)):>14}" for key in MEMORY))
     return 0
 
 

@@ -11,6 +11,8 @@ import bench_history as bh  # noqa: E402
 from bench_io import write_atomic  # noqa: E402
 
 COLOR_TIME, COLOR_COUNT, COLOR_CHANGE = "#1f77b4", "#ff7f0e", "#d62728"
+# The change labels of one chart, one line each kind (bench_history.changes' kinds).
+LABEL_LINE = {"time": 0, "instructions": 1, "peak bytes": 2, "allocations": 3}
 
 
 def svg_chart(records, name, found):
@@ -69,7 +71,7 @@ def svg_chart(records, name, found):
         x = (xs[c["index"] - 1] + xs[c["index"]]) / 2
         parts.append(f'<line x1="{x:.1f}" x2="{x:.1f}" y1="{top}" y2="{h - bottom}" stroke="{COLOR_CHANGE}" '
                      f'stroke-width="3" stroke-dasharray="8 4" class="change"/>')
-        parts.append(f'<text x="{x + 3:.1f}" y="{top + 12 + (12 if c["kind"] == "instructions" else 0)}" font-size="11" '
+        parts.append(f'<text x="{x + 3:.1f}" y="{top + 12 + 12 * LABEL_LINE.get(c["kind"], 0)}" font-size="11" '
                      f'fill="{COLOR_CHANGE}">{c["kind"]} {100 * c["shift"]:+.1f} %</text>')
     for i, r in enumerate(records):
         label = r["commit"][:8] + ("*" if r.get("tree") == "dirty" else "")
@@ -94,12 +96,13 @@ def report(records, out_dir):
            f"<span style='color:{COLOR_TIME}'>&#9679; time / floor (median, IQR)</span>, "
            f"<span style='color:{COLOR_COUNT}'>&#9632; instructions per operation</span>, "
            f"<span class='cp'>- - change point</span> (windowed Mann-Whitney on time, p &lt; {bh.ALPHA}, shift &ge; "
-           f"{100 * bh.MIN_SHIFT:.0f} %; instruction counts exact, &ge; {bh.COUNT_SHIFT_PCT} %). * = uncommitted tree.</p>"]
+           f"{100 * bh.MIN_SHIFT:.0f} %; instruction counts and memory exact, &ge; {bh.COUNT_SHIFT_PCT} %). * = uncommitted tree.</p>"]
     md = ["# neffbar benchmark history", "",
           f"{len(records)} commits; time is median cpu time / the floor's median in the same run; "
           f"instructions are per operation (callgrind). Change points: windowed Mann-Whitney on time "
-          f"(window {bh.WINDOW}, p < {bh.ALPHA}, shift >= {100 * bh.MIN_SHIFT:.0f} %), exact on counts (>= {bh.COUNT_SHIFT_PCT} %).", "",
-          "| benchmark | last time/floor | last instructions | change points |", "|---|---|---|---|"]
+          f"(window {bh.WINDOW}, p < {bh.ALPHA}, shift >= {100 * bh.MIN_SHIFT:.0f} %), exact on counts and memory "
+          f"(>= {bh.COUNT_SHIFT_PCT} %; peak bytes and allocations are one operation's).", "",
+          "| benchmark | last time/floor | last instructions | last peak bytes | change points |", "|---|---|---|---|---|"]
     for name, cps in found.items():
         doc.append(f"<div class='bench'><h2>{html.escape(name)}"
                    + "".join(f" <span class='cp'>[{c['kind']} {100 * c['shift']:+.1f} % at {c['commit'][:8]}]</span>" for c in cps)
@@ -110,6 +113,8 @@ def report(records, out_dir):
         n = last.get("benchmarks", {}).get(name, {}).get("instructions") if last else None
         md.append(f"| {name} | {statistics.median(s):.3f} |" if s else f"| {name} | - |")
         md[-1] += f" {n:,.0f} |" if n else " - |"
+        peak = last.get("benchmarks", {}).get(name, {}).get("max_bytes_used") if last else None
+        md[-1] += f" {peak:,.0f} |" if peak is not None else " - |"
         md[-1] += " " + ("; ".join(f"{c['kind']} {100 * c['shift']:+.1f} % at `{c['commit'][:8]}`" for c in cps) or "none") + " |"
     doc.append("</body></html>")
     write_atomic(os.path.join(out_dir, "index.html"), "\n".join(doc))

@@ -343,6 +343,16 @@ def test_change_points(check):
         recs = series_records([1.0] * 4, 3, 7, counts=[base, base, new, new])
         found = [c["index"] for c in bh.changes(recs, BENCH) if c["kind"] == "instructions"]
         check(found == ([2] if want else []), f"instruction change point at {what}: {'found at its commit' if want else 'none'}")
+    # memory: exact as counts are, and from 0 any change
+    for old, new, want, what in ((1_000_000, 1_010_000, True, "+1 % exactly"), (1_000_000, 1_009_999, False, "+0.9999 %"),
+                                 (1_000_000, 990_000, True, "-1 % exactly"), (0, 16, True, "0 -> 16"), (0, 0, False, "0 -> 0")):
+        recs = series_records([1.0] * 4, 3, 7)
+        for i, r in enumerate(recs):
+            r["benchmarks"][BENCH]["max_bytes_used"] = old if i < 2 else new
+            r["benchmarks"][BENCH]["allocs_per_iter"] = 5.0
+        found = [(c["index"], c["kind"]) for c in bh.changes(recs, BENCH) if c["kind"] != "time"]
+        check(found == ([(2, "peak bytes")] if want else []),
+              f"memory change point at {what}: {'found at its commit, kind peak bytes' if want else 'none'}: {found}")
 
 
 # --------------------------------------------------------------- files and input --
@@ -372,6 +382,12 @@ def test_bad_input(check, tmp):
         "a zero time": ("zero.json", json.dumps(fake_run({FLOOR: ([0.0], None)})),
                         "zero.json: benchmarks[0] (BM_Arith_Floor): cpu_time: expected a positive finite number, got 0.0"),
         "a negative count": ("neg.json", json.dumps(fake_run({FLOOR: ([1.0], -5)})), "neg.json: benchmarks[0] (BM_Arith_Floor): instructions"),
+        "a negative peak": ("negmem.json", json.dumps(with_memory(fake_run({FLOOR: ([1.0], None)}), {FLOOR: (-1, 0.0)})),
+                            "negmem.json: benchmarks[0] (BM_Arith_Floor): max_bytes_used: expected a finite number >= 0, got -1"),
+        "allocations not a number": ("strmem.json", json.dumps(with_memory(fake_run({FLOOR: ([1.0], None)}), {FLOOR: (0, "1")})),
+                                     "strmem.json: benchmarks[0] (BM_Arith_Floor): allocs_per_iter: expected a finite number >= 0, got '1'"),
+        "NaN allocations": ("nanmem.json", json.dumps(with_memory(fake_run({FLOOR: ([1.0], None)}), {FLOOR: (0, "NAN_HERE")})).replace('"NAN_HERE"', "NaN"),
+                            "nanmem.json: benchmarks[0] (BM_Arith_Floor): allocs_per_iter: expected a finite number >= 0, got nan"),
         "no benchmarks list": ("list.json", "[]", 'list.json: not a Google Benchmark run: no "benchmarks" list'),
         "a control character in a name": ("ctl.json", json.dumps(fake_run({"BM_\x1b[2J\nfake": ([0.0], None)})),
                                           "(BM_\\x1b[2J\\nfake)"),
@@ -446,7 +462,9 @@ def test_bad_input(check, tmp):
             ("no repetitions", good_lines.replace('"reps_ns": [', '"reps_ns": [], "x": [', 1),
              "history.jsonl: line 1: benchmarks.BM_Arith_Floor.reps_ns: expected a list of positive finite numbers, got []"),
             ("a zero repetition", good_lines.replace('"reps_ns": [', '"reps_ns": [0, ', 1),
-             "history.jsonl: line 1: benchmarks.BM_Arith_Floor.reps_ns: expected a list of positive finite numbers, got [0,")):
+             "history.jsonl: line 1: benchmarks.BM_Arith_Floor.reps_ns: expected a list of positive finite numbers, got [0,"),
+            ("a negative peak", good_lines.replace('"max_bytes_used": null', '"max_bytes_used": -8', 1),
+             "history.jsonl: line 1: benchmarks.BM_Arith_Floor.max_bytes_used: expected a finite number >= 0 or null, got -8")):
         d = os.path.join(tmp, "h-" + str(abs(hash(what))))
         os.makedirs(d)
         write(os.path.join(d, "history.jsonl"), text)
@@ -797,6 +815,66 @@ def test_track(check, tmp):
     check(cmd == "::error title=a%3A b%2C c::100%25%0Anext", f"bench-track: annotations escape % CR LF (and : , in the title): {cmd!r}")
 
 
+def test_track_memory(check, tmp):
+    """bench-track on the memory series: a value may be 0 (bytes, allocations/op) where a
+    time or a count may not; +3 % over the previous point alerts, 0 -> 0 does not, any
+    growth from 0 does; an alert on a memory figure the committed baseline re-recorded is
+    accepted, as a count's is."""
+    name = "neffbar peak memory per operation"
+    units = {"peak bytes": "bytes", "allocations": "allocations/op"}
+
+    def points(vals):
+        return [{"name": k, "value": v, "unit": units[k.rsplit(" (", 1)[1][:-1]]} for k, v in vals.items()]
+
+    def track(prev_commit, prev, cur, *args):
+        ser, now = os.path.join(tmp, "memory-series.json"), os.path.join(tmp, "memory-current.json")
+        with open(ser, "w") as f:
+            json.dump({"entries": {name: [{"commit": {"id": prev_commit}, "benches": points(prev)}]}}, f)
+        with open(now, "w") as f:
+            json.dump(points(cur), f)
+        summary = os.path.join(tmp, "memory-summary.md")
+        open(summary, "w").close()
+        p = subprocess.run([sys.executable, os.path.join(HERE, "bench-track"), "--series", ser, "--name", name,
+                            "--current", now, "--commit", "c9", "--threshold", "2", "--fail", *args],
+                           capture_output=True, text=True, env=dict(os.environ, GITHUB_STEP_SUMMARY=summary))
+        return p.returncode, p.stdout, p.stderr, open(summary).read()
+
+    prev = {"BM_F (peak bytes)": 0, "BM_F (allocations)": 0.0, "BM_A (peak bytes)": 1000, "BM_A (allocations)": 10.0}
+    rc, out, err, summary = track("c1", prev, prev)
+    check(rc == 0 and "| BM_F (peak bytes) | 0 | 0 | - |  |" in summary and "0 alert(s)" in out,
+          f"bench-track, memory: 0 is a value (a floor allocates nothing), 0 -> 0 is no alert ({rc} {err.strip()[:100]!r} {summary[-300:]!r})")
+    rc, out, err, summary = track("c1", prev, dict(prev, **{"BM_A (peak bytes)": 1030}))
+    errors = [line for line in out.splitlines() if line.startswith("::error ")]
+    check(rc == 1 and len(errors) == 1 and "BM_A (peak bytes): 1,000 -> 1,030 (+3.00 %25)" in errors[0]
+          and "| BM_A (peak bytes) | 1,000 | 1,030 | 1.0300 | **ERROR** |" in summary,
+          f"bench-track, memory: peak bytes +3 % over 2 %: one ::error, exit 1 ({rc} {errors})")
+    rc, out, err, summary = track("c1", prev, dict(prev, **{"BM_F (allocations)": 1.0}))
+    check(rc == 1 and "BM_F (allocations): 0 -> 1 (from 0)" in out and "| BM_F (allocations) | 0 | 1 | from 0 | **ERROR** |" in summary,
+          f"bench-track, memory: any growth from 0 alerts ({rc} {out.strip()[-160:]!r})")
+    repo = os.path.join(tmp, "memory-repo")
+    os.makedirs(repo)
+    base = os.path.join(repo, "base.json")
+
+    def git(*args):
+        return subprocess.run(["git", "-C", repo, "-c", "user.name=t", "-c", "user.email=t@t", *args],
+                              capture_output=True, text=True, check=True).stdout.strip()
+
+    def baseline(peak):
+        with open(base, "w") as f:
+            json.dump(with_memory(fake_run({"BM_A": ([1.0], 50.0), "BM_F": ([1.0], 5.0)}), {"BM_A": (peak, 10.0), "BM_F": (0, 0.0)}), f)
+    git("init", "-q")
+    baseline(1000)
+    git("add", "base.json")
+    git("commit", "-q", "-m", "baseline")
+    then = git("rev-parse", "HEAD")
+    for peak, want, what in ((1030, 0, "re-recorded to the current value: accepted, a notice"),
+                             (1000, 1, "not re-recorded: the alert stands")):
+        baseline(peak)
+        rc, out, err, summary = track(then, prev, dict(prev, **{"BM_A (peak bytes)": 1030}), "--baseline", base)
+        ok = (rc == 0 and "::notice " in out and "::error" not in out if want == 0 else rc == 1 and "::error" in out)
+        check(ok, f"bench-track --baseline, memory: {what} ({rc} {err.strip()[:80]} {out[-120:]!r})")
+
+
 # ------------------------------------------------- the gate's medians and options --
 def with_median(run, name, t):
     """`run` with a Google Benchmark median aggregate of `name` at `t` ns added."""
@@ -843,6 +921,64 @@ def test_gate_selection(check):
           f"gate: a benchmark new in the current run (with a floor) is listed, not gated: {f}")
 
 
+def with_memory(run, figures):
+    """`run` with the memory figures Google Benchmark writes into each repetition:
+    figures = {name: (max_bytes_used, allocs_per_iter) or a list of them, one a repetition}."""
+    for b in run["benchmarks"]:
+        if b.get("run_type") == "iteration" and b["run_name"] in figures:
+            f = figures[b["run_name"]]
+            peak, allocs = f[b["repetition_index"]] if isinstance(f, list) else f
+            b["max_bytes_used"], b["allocs_per_iter"] = peak, allocs
+    return run
+
+
+def test_gate_memory(check):
+    """The memory gate: each figure of the baseline more than 2 % over it fails (exactly
+    2 % passes, decided on the exact values; from 0, any growth), fewer passes; fails
+    closed on a figure the baseline has and the run lacks (unless --no-memory); 0 in
+    every repetition is a figure, not a dead counter; the median of the repetitions;
+    --no-time and --no-count still gate it; a baseline without figures gates nothing."""
+    spec = {FLOOR: (spread(100.0), 1e6), BENCH: (spread(400.0), 2e6)}
+    base_mem = {FLOOR: (0, 0.0), BENCH: (2_000_000, 100.0)}
+
+    def run(mem):
+        return with_memory(fake_run(spec), mem)
+    base = run(base_mem)
+    check(gate(base, run(base_mem)) == {}, "gate, memory: the same figures pass (the floor's 0 in every repetition is no dead counter)")
+    check(gate(base, run({FLOOR: (0, 0.0), BENCH: (2_039_999, 100.0)})) == {}, "gate, memory: peak bytes +1.99995 %: passes")
+    check(gate(base, run({FLOOR: (0, 0.0), BENCH: (2_040_000, 100.0)})) == {}, "gate, memory: peak bytes +2 % exactly: passes")
+    f = gate(base, run({FLOOR: (0, 0.0), BENCH: (2_040_001, 100.0)}))
+    check(set(f) == {BENCH} and "peak bytes 2,000,000 -> 2,040,001 (+2.00 %)" in f[BENCH],
+          f"gate, memory: peak bytes +2.00005 %: fails naming it: {f}")
+    check(gate(base, run({FLOOR: (0, 0.0), BENCH: (2_000_000, 102.0)})) == {}, "gate, memory: allocations +2 % exactly: passes")
+    f = gate(base, run({FLOOR: (0, 0.0), BENCH: (2_000_000, 102.5)}))
+    check(set(f) == {BENCH} and "allocations 100 -> 102.50 (+2.50 %)" in f[BENCH],
+          f"gate, memory: allocations +2.5 %: fails naming them: {f}")
+    f = gate(base, run({FLOOR: (16, 1.0), BENCH: (2_000_000, 100.0)}))
+    check(set(f) == {FLOOR} and "peak bytes 0 -> 16 (from 0)" in f[FLOOR] and "allocations 0 -> 1 (from 0)" in f[FLOOR],
+          f"gate, memory: a floor that starts allocating fails (any growth from 0): {f}")
+    check(gate(base, run({FLOOR: (0, 0.0), BENCH: (1_000_000, 50.0)})) == {}, "gate, memory: less memory passes")
+    f = gate(base, fake_run(spec))
+    check(set(f) == {FLOOR, BENCH} and "no peak bytes in the current run" in f[BENCH] and "no allocations" in f[BENCH],
+          f"gate, memory: figures the baseline has, missing from the run: fails, each named: {f}")
+    check(gate(base, fake_run(spec), mem=False) == {}, "gate, memory: ... unless memory is not gated (--no-memory)")
+    check(gate(base, run({FLOOR: (0, 0.0), BENCH: (3_000_000, 100.0)}), mem=False) == {},
+          "gate, memory: --no-memory does not gate a growth either")
+    for what, kw in (("--no-time", {"times": False}), ("--no-count", {"counts": False})):
+        f = gate(base, run({FLOOR: (0, 0.0), BENCH: (2_100_000, 100.0)}), **kw)
+        check(set(f) == {BENCH} and "peak bytes" in f[BENCH], f"gate, memory: {what} still gates memory: {f}")
+    check(gate(fake_run(spec), run({FLOOR: (64, 2.0), BENCH: (9_000_000, 900.0)})) == {},
+          "gate, memory: a baseline without memory figures gates none")
+    check(gate(base, run({FLOOR: (0, 0.0), BENCH: (2_060_000, 100.0)}), memory_threshold=5.0) == {},
+          "gate, memory: memory_threshold 5: +3 % passes")
+    nine = [(2_000_000, 100.0)] * 8 + [(9_000_000, 900.0)]
+    check(gate(base, run({FLOOR: (0, 0.0), BENCH: nine})) == {},
+          "gate, memory: the median of the repetitions (one repetition of 9 far off does not move it)")
+    five = [(2_000_000, 100.0)] * 4 + [(2_100_000, 100.0)] * 5
+    f = gate(base, run({FLOOR: (0, 0.0), BENCH: five}))
+    check(set(f) == {BENCH} and "2,100,000" in f[BENCH], f"gate, memory: ... five of 9 are the median: {f}")
+
+
 def test_compare_cli(check, tmp):
     """bench-compare's options reach the gate from the command line, each shown to
     change the verdict the default gives."""
@@ -856,6 +992,11 @@ def test_compare_cli(check, tmp):
     more = put("count15.json", fake_run({FLOOR: (spread(100.0), 1e6), BENCH: (spread(400.0), 2.03e6)}))
     lacking = put("lacking.json", fake_run({FLOOR: (spread(100.0), 1e6)}))
     uncounted = put("uncounted.json", fake_run({FLOOR: (spread(100.0), None), BENCH: (spread(400.0), None)}))
+    mem = {FLOOR: (0, 0.0), BENCH: (1000, 10.0)}
+    base_mem = put("base-mem.json", with_memory(fake_run({FLOOR: (spread(100.0), 1e6), BENCH: (spread(400.0), 2e6)}), mem))
+    mem3 = put("mem3.json", with_memory(fake_run({FLOOR: (spread(100.0), 1e6), BENCH: (spread(400.0), 2e6)}),
+                                        {FLOOR: (0, 0.0), BENCH: (1030, 10.0)}))
+    nomem = put("nomem.json", fake_run({FLOOR: (spread(100.0), 1e6), BENCH: (spread(400.0), 2e6)}))
     for args, cur, want, what in (
             ([], slow, 1, "time +30 %, default --threshold 25: exit 1"),
             (["--threshold", "40"], slow, 0, "--threshold 40: time +30 % passes"),
@@ -867,12 +1008,21 @@ def test_compare_cli(check, tmp):
             (["--filter", "Arith"], lacking, 0, "--filter Arith: the run need not hold BM_Checker"),
             (["--filter=-Checker"], lacking, 0, "--filter=-Checker (a negated filter, the = form)"),
             ([], uncounted, 1, "a run without counts: exit 1"),
-            (["--no-count"], uncounted, 0, "--no-count: a run without counts passes")):
-        rc, out, err = script("bench-compare", *args, base, cur)
+            (["--no-count"], uncounted, 0, "--no-count: a run without counts passes"),
+            ([], mem3, 1, "peak bytes +3 %, default --memory-threshold 2: exit 1"),
+            (["--memory-threshold", "5"], mem3, 0, "--memory-threshold 5: peak bytes +3 % passes"),
+            (["--no-memory"], mem3, 0, "--no-memory: peak bytes +3 % passes"),
+            (["--no-count", "--no-time"], mem3, 1, "--no-count --no-time: memory alone is gated, +3 % fails"),
+            (["--no-count", "--no-time"], base_mem, 0, "--no-count --no-time: the same memory passes"),
+            ([], nomem, 1, "a run without the memory figures the baseline has: exit 1"),
+            (["--no-memory"], nomem, 0, "--no-memory: a run without memory figures passes")):
+        rc, out, err = script("bench-compare", *args, base_mem if cur in (mem3, nomem, base_mem) else base, cur)
         check(rc == want and not err, f"bench-compare {what} ({rc} {err.strip()[:80]!r})")
     errored = fake_run({FLOOR: (spread(100.0), 1e6), BENCH: (spread(400.0), 2e6)})
     errored["benchmarks"][-1].update(error_occurred=True, error_message="boom")
-    for args, expect, what in ((["--no-count", "--no-time", base, base], "--no-count and --no-time", "--no-count --no-time"),
+    for args, expect, what in ((["--no-count", "--no-time", "--no-memory", base, base],
+                                "--no-count, --no-memory and --no-time together would gate nothing",
+                                "--no-count --no-time --no-memory"),
                                (["--filter", "(", base, base], "argument --filter: not a regular expression", "--filter '('"),
                                ([base, put("errored.json", errored)], "the benchmark reported an error: boom",
                                 "an entry with error_occurred")):
@@ -1047,8 +1197,12 @@ def test_history_records(check, tmp):
     Google Benchmark export carries the median as both times and the count; the summary
     marks an uncommitted tree and counts the change points; every file of the report and
     the export is written through write_atomic."""
-    run = fake_run({FLOOR: ([4.0, 1.0, 3.0, 2.0], 1000.0), BENCH: ([10.0, 40.0, 30.0, 20.0], 5000.0)})
+    run = with_memory(fake_run({FLOOR: ([4.0, 1.0, 3.0, 2.0], 1000.0), BENCH: ([10.0, 40.0, 30.0, 20.0], 5000.0)}),
+                      {BENCH: (4096, 7.0)})
     rec = bh.record_from_run(run, "a" * 40, "s", "d", "r", "clean")
+    check(rec["benchmarks"][BENCH]["max_bytes_used"] == 4096 and rec["benchmarks"][BENCH]["allocs_per_iter"] == 7.0
+          and rec["benchmarks"][FLOOR]["max_bytes_used"] is None and bh.check_record(rec, "rec") is rec,
+          f"a record carries each benchmark's memory figures (null where the run has none): {rec['benchmarks'][BENCH]}")
     b = rec["benchmarks"][FLOOR]
     check(b["median_ns"] == 2.5 and b["iqr_ns"] == 1.5 and rec["benchmarks"][BENCH]["iqr_ns"] == 15.0,
           f"a record of 1, 2, 3, 4 ns: median 2.5, IQR 1.5 (3.25 - 1.75): {b['median_ns']} {b['iqr_ns']}")
@@ -1056,6 +1210,9 @@ def test_history_records(check, tmp):
     check(g[BENCH]["real_time"] == g[BENCH]["cpu_time"] == 25.0 and g[BENCH]["instructions"] == 5000.0
           and g[FLOOR]["cpu_time"] == 2.5 and br.medians(bh.to_gbench(rec))[BENCH] == 25.0,
           f"the Google Benchmark export: the median as real_time and cpu_time, the count carried: {g[BENCH]}")
+    check(g[BENCH].get("max_bytes_used") == 4096 and g[BENCH].get("allocs_per_iter") == 7.0 and "max_bytes_used" not in g[FLOOR]
+          and br.memory(bh.to_gbench(rec)) == {BENCH: {"max_bytes_used": 4096.0, "allocs_per_iter": 7.0}},
+          f"the Google Benchmark export carries the memory figures under Google Benchmark's keys: {g[BENCH]}")
     records = series_records([1.0] * 5 + [1.3] * 5, 5, 4)
     for i, r in enumerate(records):
         r["commit"] = f"{i:x}" * 40
@@ -1080,6 +1237,14 @@ def test_history_records(check, tmp):
         bh.write_atomic, bench_report.write_atomic = real
     check(sorted(written) == sorted(["index.html", "summary.md"] + [os.path.join("gbench", f) for f in os.listdir(os.path.join(tmp, "gbench"))])
           and len(written) == 4, f"the report and the export are written through write_atomic: {written}")
+    grown = series_records([1.0, 1.0], 3, 5)
+    for r, peak in zip(grown, (1000, 1200)):
+        r["benchmarks"][BENCH].update(max_bytes_used=peak, allocs_per_iter=3.0)
+    bench_report.report(grown, os.path.join(tmp, "memory-report"))
+    row = [line for line in open(os.path.join(tmp, "memory-report", "summary.md")) if line.startswith(f"| {BENCH} |")]
+    page = open(os.path.join(tmp, "memory-report", "index.html")).read()
+    check(len(row) == 1 and "| 1,200 |" in row[0] and "peak bytes +20.0 % at `00000000`" in row[0] and "peak bytes +20.0 %" in page,
+          f"the report: the last peak bytes and a memory change point, in summary.md and on the chart: {row}")
 
 
 def test_track_series(check, tmp):
@@ -1131,8 +1296,10 @@ def main(with_screenshot=False):
             test_gate(check)
             test_gate_medians(check)
             test_gate_selection(check)
+            test_gate_memory(check)
             test_change_points(check)
             for name, test in (("input", test_bad_input), ("atomic", test_atomic_writes), ("track", test_track),
+                               ("track-memory", test_track_memory),
                                ("compare", test_compare_cli), ("ratios", test_ratios_cli), ("count", test_count_cli),
                                ("history", test_history_main), ("records", test_history_records),
                                ("series", test_track_series), ("pipeline", test_pipeline_teeth)):

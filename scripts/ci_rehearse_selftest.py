@@ -669,13 +669,17 @@ def test_skip(check, tmp):
 
 
 # ------------------------------------------------------------ bench.yml's decisions --
-def plant_run(tmp, name, counts=1.0, times=1.0):
-    """A run: the baseline with every instruction count x counts, every time x times."""
+def plant_run(tmp, name, counts=1.0, times=1.0, memory=1.0):
+    """A run: the baseline with every instruction count x counts, every time x times,
+    every memory figure x memory."""
     with open(os.path.join(ROOT, "bench", "baselines", "baseline.json")) as f:
         run = json.load(f)
     for b in run["benchmarks"]:
         if "instructions" in b:
             b["instructions"] = b["instructions"] * counts
+        for k in ("max_bytes_used", "allocs_per_iter"):
+            if k in b:
+                b[k] = b[k] * memory
         for k in ("cpu_time", "real_time"):
             if isinstance(b.get(k), (int, float)) and b.get("aggregate_name") not in ("cv", "stddev"):
                 b[k] = b[k] * times
@@ -688,8 +692,10 @@ def plant_run(tmp, name, counts=1.0, times=1.0):
 def test_decisions(check, tmp):
     """bench.yml's other decisions: times +60 % over the previous push warn (the job
     passes); a count 3 % over the committed baseline fails the job by the gate alone; a
-    count over the previous push accepted when the baseline was re-recorded to it; a
-    benchmark step that fails fails the job ("did not run")."""
+    count over the previous push accepted when the baseline was re-recorded to it; the
+    memory 3 % over the baseline and over the previous push fails the job twice over,
+    and is accepted as a count is; a benchmark step that fails fails the job ("did not
+    run")."""
     skips = package_steps(WORKFLOW)
     common = [a for s in skips for a in ("--skip", s)]
 
@@ -712,9 +718,20 @@ def test_decisions(check, tmp):
     check(rc == 0 and "::notice title=neffbar instructions per operation%3A +2 %25 accepted::" in out,
           f"decisions, run 4 (+2.9 % over run 3, the baseline re-recorded to it): accepted, the job passes: exit {rc}"
           + ("" if rc == 0 else "\n" + out))
+    rc, out = rehearse(WORKFLOW, state, args(plant_run(tmp, "memory", memory=1.03)))
+    decided = [x.strip() for x in out.split("\n") if x.strip().startswith("::error title=Benchmarks::")]
+    check(rc == 1 and decided == ["::error title=Benchmarks::the gate against bench/baselines/baseline.json: failure; "
+                                  "a memory figure over the previous push: failure;"]
+          and "::error title=neffbar peak memory per operation%3A +2 %25::" in out,
+          f"decisions, run 5 (memory +3 % over the baseline and over run 4): the gate and the memory series fail the job: "
+          f"exit {rc} {decided}" + ("" if rc == 1 else "\n" + out))
+    rc, out = rehearse(WORKFLOW, state, args(plant_run(tmp, "memory-accepted", memory=1.06), rerecord=True))
+    check(rc == 0 and "::notice title=neffbar peak memory per operation%3A +2 %25 accepted::" in out,
+          f"decisions, run 6 (memory +2.9 % over run 5, the baseline re-recorded to it): accepted, the job passes: exit {rc}"
+          + ("" if rc == 0 else "\n" + out))
     rc, out = rehearse(WORKFLOW, state, common + ["--replace", "bench=false"])
     check(rc == 1 and "the benchmarks did not run (failure)" in out,
-          f"decisions, run 5 (the benchmark step fails): the job fails, 'the benchmarks did not run': exit {rc}")
+          f"decisions, run 7 (the benchmark step fails): the job fails, 'the benchmarks did not run': exit {rc}")
 
 
 def main(argv):

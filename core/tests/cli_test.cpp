@@ -301,9 +301,18 @@ TEST_F(Cli, UnderUlimitTheSearchEndsWithBudgetNotAnAbort) {
   EXPECT_EQ(over.exit_code, 4) << over.out << over.err;
   EXPECT_NE(over.out.find("verdict:  BUDGET"), std::string::npos) << over.out;
   EXPECT_NE(over.out.find("out of memory after"), std::string::npos) << over.out;
-  // An allocation outside the search: the Promela text of 63x4 x 1000 rounds (the
-  // model is its round bodies, a few MB; the text writes every round out).
-  const Outcome rnd = run_limited(60'000, "promela --chips 63 --leaders 4 --host-cc --rounds 1000");
+  // An allocation outside the search: the Promela text of 63x4 (1.7 MB: each DEPART
+  // names every participant; its rounds are one loop over the body), under a limit 4 MiB
+  // above what the binary needs to start, found here since it depends on the build.
+  std::size_t lo = 1000, hi = 1'000'000;
+  ASSERT_EQ(run_limited(hi, "--help").exit_code, 0);
+  while (hi - lo > 256) {
+    const std::size_t mid = (lo + hi) / 2;
+    (run_limited(mid, "--help").exit_code == 0 ? hi : lo) = mid;
+  }
+  const std::string promela = "promela --chips 63 --leaders 4 --host-cc --rounds 1000";
+  ASSERT_EQ(run(promela + " -o '" + (dir_ / "m.pml").string() + "'").exit_code, 0) << "fits without a limit";
+  const Outcome rnd = run_limited(hi + 4096, promela);
   EXPECT_EQ(rnd.exit_code, 1) << rnd.out << rnd.err;
   EXPECT_EQ(rnd.err, "neffbar: promela: out of memory (the allocator refused; a smaller topology, or more memory for this process)\n");
 }

@@ -376,6 +376,44 @@ TEST(Engines, RandomModeFindsC7AndRuns64Chips) {
 namespace neffbar::model {
 namespace {
 
+// Round bodies run as one Promela loop: the body written once whatever the count, each
+// flag index moved on by the loop's run; a program that is no body run R times (or
+// whose processes disagree on R) is written out as before.
+TEST(Promela, ARepeatedBodyIsOneLoopOverIt) {
+  using namespace hand_made;
+  const auto repeated = [](std::uint32_t runs, std::uint16_t body_rounds) {
+    System s = make(1, {{arrive(), inc(0), depart()}, {arrive(), wait(0), depart()}}, {{}, {0}}, runs * body_rounds);
+    for (Process& p : s.procs) p.program = Program::repeated(p.program.body(), runs, body_rounds);
+    return s;
+  };
+  const auto count = [](const std::string& text, const std::string& what) {
+    std::size_t n = 0;
+    for (std::size_t at = text.find(what); at != std::string::npos; at = text.find(what, at + 1)) ++n;
+    return n;
+  };
+  const std::string two = to_promela(repeated(2, 1), false), many = to_promela(repeated(1000, 1), false);
+  EXPECT_EQ(count(two, "L1: if"), 2u) << two;  // each process's pc 1, once
+  EXPECT_EQ(count(many, "L1: if"), 2u) << many;
+  EXPECT_EQ(count(many, "L4: if"), 0u) << many;
+  EXPECT_NE(many.find("short rnd = 0;\n  do\n  :: rnd < 1000 ->"), std::string::npos) << many;
+  EXPECT_NE(many.find("arr[0 + rnd] = 1"), std::string::npos) << many;
+  EXPECT_NE(many.find("assert(arr[0 + rnd])"), std::string::npos) << many;  // p1's guarantee, this run's round
+  EXPECT_NE(many.find("bit arr[2000]"), std::string::npos) << many;
+  const std::string spaced = to_promela(repeated(3, 2), false);  // each run two rounds on
+  EXPECT_NE(spaced.find("arr[0 + rnd * 2] = 1"), std::string::npos) << spaced;
+  // Written out: the same program held as one run, or processes with different counts.
+  System once = repeated(2, 1);
+  for (Process& p : once.procs) p.program = Program(p.program.written_out());
+  const std::string out = to_promela(once, false);
+  EXPECT_EQ(out.find("rnd"), std::string::npos) << out;
+  EXPECT_EQ(count(out, "L1: if"), 2u) << out;
+  EXPECT_EQ(count(out, "L4: if"), 2u) << out;  // the second round's pc 1
+  EXPECT_NE(out.find("arr[1] = 1"), std::string::npos) << out;  // p0's flag of round 1
+  System mixed = repeated(2, 1);
+  mixed.procs[1].program = Program(mixed.procs[1].program.written_out());
+  EXPECT_EQ(to_promela(mixed, false).find("rnd"), std::string::npos);
+}
+
 // run_block's contract (block.h): a block that is blocked or fails leaves the values as
 // they were, even when its first instructions had changed them -- the search runs the
 // next process's block on the same values.

@@ -138,6 +138,9 @@ TEST(Spin, AgreesOnReferenceAndFaultySystems) {
       {"no_proxy", composed({1, 2, Fabric::Default, false, 1}, no_proxy), true},
       {"gt_compare", composed({1, 2, Fabric::Default, true, 1}, gt), true},
       {"counting_dec1_rounds2", composed({1, 2, Fabric::Default, true, 2, Wiring::Counting}), true},
+      // Round bodies export as one loop: findings of a later run of it, too.
+      {"double_signal_rounds3", composed({1, 2, Fabric::Default, true, 3}, {}, Fault::DoubleSignal), true},
+      {"gt_compare_rounds3", composed({1, 2, Fabric::Default, true, 3}, gt), true},
       {"narrative_roles", composed({1, 2, Fabric::Default, true, 1}, narrative), true},
   };
   for (const Case& c : cases) cross_check(c);

@@ -42,21 +42,42 @@ std::string add(const std::string& s, std::int64_t d) {
   return out + s + " = " + s + " + (" + num(d) + ")";
 }
 
-// One Promela bit per process and round, set at the ARRIVE that counts (Arrivals).
-std::string flag(const System& sys, std::uint32_t q, std::uint32_t r) {
-  return "arr[" + std::to_string(q * sys.rounds + r) + "]";
-}
-std::string arrived(const System& sys, const Arrivals& a, std::uint32_t q, std::uint32_t r) {
-  return a.last(q, r) != Arrivals::kNever ? flag(sys, q, r) : "false";
+// How the rounds are written: every program run once (`iter` empty), or every program
+// the same body run `runs` times, each run `body_rounds` rounds on (a Promela loop over
+// the body; `iter` is the offset of the loop's run in the flag index).
+struct Rounds {
+  std::uint32_t runs = 1;
+  std::string iter;
+};
+Rounds rounds_of(const System& sys) {
+  if (sys.procs.empty()) return {};
+  const Program& first = sys.procs[0].program;
+  const std::uint32_t R = first.repeat(), B = first.body_rounds();
+  const bool loop = R > 1 && std::uint64_t{R} * B == sys.rounds &&
+                    std::all_of(sys.procs.begin(), sys.procs.end(), [&](const Process& pr) {
+                      return pr.program.repeat() == R && pr.program.body_rounds() == B;
+                    });
+  if (!loop) return {};
+  return {R, B == 1 ? " + rnd" : " + rnd * " + std::to_string(B)};
 }
 
-std::string depart(const System& sys, const Arrivals& a, std::uint32_t p, std::uint32_t round, const PromelaChecks& c) {
+// One Promela bit per process and round, set at the ARRIVE that counts (Arrivals).
+// Round r is the body's round: in a loop, the run's offset is added in Promela.
+std::string flag(const System& sys, const Rounds& rs, std::uint32_t q, std::uint32_t r) {
+  return "arr[" + std::to_string(q * sys.rounds + r) + rs.iter + "]";
+}
+std::string arrived(const System& sys, const Rounds& rs, const Arrivals& a, std::uint32_t q, std::uint32_t r) {
+  return a.last(q, r) != Arrivals::kNever ? flag(sys, rs, q, r) : "false";
+}
+
+std::string depart(const System& sys, const Rounds& rs, const Arrivals& a, std::uint32_t p, std::uint32_t round,
+                   const PromelaChecks& c) {
   std::string guaranteed = "true", global = "true";
   for (std::uint32_t q : sys.procs[p].guarantee) {
-    if (q != p && q < sys.procs.size()) guaranteed = both(guaranteed, arrived(sys, a, q, round));
+    if (q != p && q < sys.procs.size()) guaranteed = both(guaranteed, arrived(sys, rs, a, q, round));
   }
   for (std::uint32_t q = 0; q < sys.procs.size(); ++q) {
-    if (q != p && sys.procs[q].participant) global = both(global, arrived(sys, a, q, round));
+    if (q != p && sys.procs[q].participant) global = both(global, arrived(sys, rs, a, q, round));
   }
   std::string cond = "true";
   if (c.guarantees) cond = guaranteed;
@@ -109,6 +130,7 @@ static const char* counter_type(std::size_t n) { return n <= 255 ? "byte" : n <=
 std::string to_promela(const System& sys, const PromelaChecks& checks) {
   const auto P = static_cast<std::uint32_t>(sys.procs.size());
   const Arrivals a(sys);
+  const Rounds rs = rounds_of(sys);
   std::string out = "/* neffbar: " + std::to_string(P) + " processes, " + std::to_string(sys.semas.size()) +
                     " semaphores, " + std::to_string(sys.rounds) + " rounds, compare " +
                     (sys.compare == Compare::Ge ? ">=" : ">") + "; asserts:" + (checks.guarantees ? " guarantees" : "") +
@@ -116,8 +138,9 @@ std::string to_promela(const System& sys, const PromelaChecks& checks) {
                     (checks.overflow ? " overflow" : "") + " */\n";
   // pan's state vector holds every global and ~8 bytes a process; past its default
   // 1024 bytes pan stops with "VECTORSZ too small".  A generous bound (ints 4 bytes,
-  // bits a byte each, 16 bytes a process) tells the user what to compile with.
-  const std::size_t vector_bound = 4 * sys.semas.size() + std::size_t{P} * sys.rounds + 16 * (std::size_t{P} + 2) + 64;
+  // bits a byte each, 20 bytes a process with its round counter) tells the user what
+  // to compile with.
+  const std::size_t vector_bound = 4 * sys.semas.size() + std::size_t{P} * sys.rounds + 20 * (std::size_t{P} + 2) + 64;
   if (vector_bound > 1024) {
     out += "/* state vector up to " + std::to_string(vector_bound) + " bytes: compile pan with -DVECTORSZ=" +
            std::to_string((vector_bound + 1023) / 1024 * 1024) + " */\n";
@@ -127,19 +150,29 @@ std::string to_promela(const System& sys, const PromelaChecks& checks) {
   out += std::string(counter_type(P)) + " finished;\n\n";
   for (std::uint32_t p = 0; p < P; ++p) {
     out += "/* " + sys.procs[p].name + " */\nproctype p" + std::to_string(p) + "() {\n";
-    const auto& prog = sys.procs[p].program;
-    for (std::uint32_t pc = 0; pc < prog.size(); ++pc) {
-      const Instr& in = prog[pc];
+    const bool loop = rs.runs > 1;
+    // A loop writes the body once (its pcs are the body's, its rounds the first run's).
+    const std::vector<Instr> once = loop ? sys.procs[p].program.body() : std::vector<Instr>{};
+    const Program& whole = sys.procs[p].program;
+    const std::size_t n = loop ? once.size() : whole.size();
+    const std::string indent = loop ? "      " : "  ";
+    if (loop) {
+      out += "  " + std::string(counter_type(rs.runs)) + " rnd = 0;\n  do\n  :: rnd < " + std::to_string(rs.runs) +
+             " ->\n";
+    }
+    for (std::uint32_t pc = 0; pc < n; ++pc) {
+      const Instr in = loop ? once[pc] : whole[pc];
       std::string st;
       if (in.marker == Marker::Arrive) {
-        st = a.last(p, in.round) == pc ? flag(sys, p, in.round) + " = 1" : "skip";
+        st = a.last(p, in.round) == pc ? flag(sys, rs, p, in.round) + " = 1" : "skip";
       } else if (in.marker == Marker::Depart) {
-        st = depart(sys, a, p, in.round, checks);
+        st = depart(sys, rs, a, p, in.round, checks);
       } else {
         st = primitive(sys, pc, in.op, checks);
       }
-      out += "  " + st + ";\n";
+      out += indent + st + ";\n";
     }
+    if (loop) out += "      rnd++\n  :: else -> break\n  od;\n";
     out += "  finished++\n}\n\n";
   }
   // The reuse check: once every process finished, every semaphore is back.

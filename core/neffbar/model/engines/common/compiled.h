@@ -1,7 +1,9 @@
 // The explicit search's compiled system (shared with random schedules): per process its
 // atomic blocks under the Lipton reduction, the semaphores it touches with the prefix
 // sums of its effects (the search stores only pcs and derives the values), its ARRIVE
-// pcs per round, and whether any value could leave int32.
+// pcs per round, and whether any value could leave int32.  Every table is held per
+// round body: a pc's entry is its body position's, moved on by the runs of the body
+// before it.
 #pragma once
 
 #include <algorithm>
@@ -11,6 +13,7 @@
 #include <vector>
 
 #include "neffbar/hot_loop.h"
+#include "neffbar/model/engines/common/atomic_blocks.h"
 #include "neffbar/model/engines/common/budget.h"
 #include "neffbar/model/system/system.h"
 
@@ -24,11 +27,14 @@ struct Compiled {
   const System& sys;
   std::uint32_t P = 0;
   std::vector<std::uint32_t> len;
-  std::vector<std::vector<std::uint32_t>> block_end;   // [p][pc] -> end of the atomic block
+  std::vector<AtomicBlocks> blocks;                    // [p]
   std::vector<std::vector<std::uint32_t>> touched;     // [p] -> semaphores p touches
-  std::vector<std::vector<std::int64_t>> prefix;       // [p][pc*|touched|+k] effect sums
+  // [p][i*|touched|+k]: the body's effect sums after i of its n instructions (row n:
+  // one whole run).  pc's sums are its body position's plus pc / n whole runs.
+  std::vector<std::vector<std::int64_t>> prefix;
+  std::vector<std::uint32_t> body_len;                 // [p] n
+  std::vector<std::uint64_t> body_div;                 // [p] pc / n as (pc * body_div) >> 32
   Arrivals arrivals;                                   // last ARRIVE per process and round
-  std::vector<std::vector<std::uint8_t>> ample_ok;     // [p][pc]: block has no marker, only movers
   bool overflow_possible = false;                      // some semaphore could leave int32
   std::vector<std::int32_t> init;
   std::vector<std::uint32_t> participants;
@@ -36,11 +42,10 @@ struct Compiled {
   std::size_t prefix_entries = 0;                      // size of the prefix tables (0 without them)
 
   // Random schedules need neither the prefix tables nor the blocks (prefix_sums and
-  // blocks false): at 64x4 x 1000 rounds the blocks alone would be 5 bytes per
-  // instruction of the system.  The prefix tables are built only up to
+  // blocks_wanted false).  The prefix tables are built only up to
   // max_prefix_entries (prefix_entries says how many they would have been), so a caller
   // with a memory budget refuses them before they are allocated.
-  Compiled(const System& s, bool reduce, bool prefix_sums = true, bool blocks = true,
+  Compiled(const System& s, bool reduce, bool prefix_sums = true, bool blocks_wanted = true,
            std::size_t max_prefix_entries = kMaxPrefixEntries)
       : sys(s), P(static_cast<std::uint32_t>(s.procs.size())), arrivals(s) {
     for (const Semaphore& m : s.semas) init.push_back(m.initial);
@@ -98,42 +103,32 @@ struct Compiled {
       }
       std::sort(t.begin(), t.end());
       t.erase(std::unique(t.begin(), t.end()), t.end());
-      prefix_entries += (pr.program.size() + 1) * t.size();
+      prefix_entries += (pr.program.body().size() + 1) * t.size();
       touched.push_back(std::move(t));
     }
     const bool build_prefix = prefix_sums && prefix_entries <= std::min(kMaxPrefixEntries, max_prefix_entries);
     if (!prefix_sums) prefix_entries = 0;
     for (std::uint32_t p = 0; p < P; ++p) {
-      const auto& prog = s.procs[p].program;
-      const auto n = static_cast<std::uint32_t>(prog.size());
-      len.push_back(n);
+      const Program& prog = s.procs[p].program;
+      len.push_back(static_cast<std::uint32_t>(prog.size()));
       if (s.procs[p].participant) participants.push_back(p);
-      if (!blocks) continue;
-      std::vector<std::uint32_t> ends(n + 1, n);
-      for (std::uint32_t pc = 0; pc < n; ++pc) {
-        std::uint32_t e = pc;
-        if (reduce) {
-          while (e < n && is_right(p, prog[e])) ++e;
-          if (e < n && !is_left(p, prog[e])) ++e;  // the one non-mover
-          while (e < n && is_left(p, prog[e])) ++e;
-        }
-        ends[pc] = std::max(e, pc + 1);
+      const std::vector<Instr>& body = prog.body();
+      const auto n = static_cast<std::uint32_t>(body.size());
+      body_len.push_back(n);
+      // Exact for pc * n < 2^32: pcs are 16-bit in the search, bodies no longer.
+      body_div.push_back(n == 0 ? 0 : (std::uint64_t{1} << 32) / n + 1);
+      if (blocks_wanted) {
+        blocks.emplace_back(
+            prog, reduce, [&](const Instr& in) { return is_right(p, in); },
+            [&](const Instr& in) { return is_left(p, in); });
       }
-      std::vector<std::uint8_t> ok(n + 1, 0);
-      for (std::uint32_t pc = 0; pc < n; ++pc) {
-        bool good = true;
-        for (std::uint32_t i = pc; i < ends[pc] && good; ++i) good = is_right(p, prog[i]) || is_left(p, prog[i]);
-        ok[pc] = good ? 1 : 0;
-      }
-      ample_ok.push_back(std::move(ok));
-      block_end.push_back(std::move(ends));
       const std::vector<std::uint32_t>& t = touched[p];
       std::vector<std::int64_t> pre(build_prefix ? (std::size_t{n} + 1) * t.size() : 0, 0);
-      for (std::uint32_t pc = 0; pc < n && !pre.empty(); ++pc) {
-        std::copy_n(pre.begin() + pc * t.size(), t.size(), pre.begin() + (pc + 1) * t.size());
-        if (prog[pc].marker != Marker::None) continue;
-        const auto k = static_cast<std::size_t>(std::lower_bound(t.begin(), t.end(), prog[pc].op.sema) - t.begin());
-        pre[(pc + 1) * t.size() + k] += effect(prog[pc].op);
+      for (std::uint32_t i = 0; i < n && !pre.empty(); ++i) {
+        std::copy_n(pre.begin() + i * t.size(), t.size(), pre.begin() + (i + 1) * t.size());
+        if (body[i].marker != Marker::None) continue;
+        const auto k = static_cast<std::size_t>(std::lower_bound(t.begin(), t.end(), body[i].op.sema) - t.begin());
+        pre[(i + 1) * t.size() + k] += effect(body[i].op);
       }
       prefix.push_back(std::move(pre));
     }
@@ -147,8 +142,10 @@ struct Compiled {
     acc.assign(init.begin(), init.end());
     for (std::uint32_t p = 0; p < P; ++p) {
       const auto& t = touched[p];
-      const std::int64_t* row = prefix[p].data() + std::size_t{pcs[p]} * t.size();
-      for (std::size_t k = 0; k < t.size(); ++k) acc[t[k]] += row[k];
+      const auto runs = static_cast<std::uint32_t>((std::uint64_t{pcs[p]} * body_div[p]) >> 32);
+      const std::int64_t* row = prefix[p].data() + std::size_t{pcs[p] - runs * body_len[p]} * t.size();
+      const std::int64_t* run = prefix[p].data() + std::size_t{body_len[p]} * t.size();
+      for (std::size_t k = 0; k < t.size(); ++k) acc[t[k]] += row[k] + std::int64_t{runs} * run[k];
     }
     vals.assign(acc.size(), 0);
     for (std::size_t i = 0; i < acc.size(); ++i) {

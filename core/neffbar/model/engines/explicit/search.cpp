@@ -41,7 +41,7 @@ Counterexample rebuild(const Compiled& c, const std::vector<std::uint32_t>& pare
     // Steps before the last go on past a broken guarantee, as the search did (collect_all):
     // stopping there would drop the rest of the block from the trace (found by the
     // reference checker: a global finding through an UNSAFE block did not replay).
-    const BlockResult r = run_block(c, x.data(), p, c.block_end[p][x[p]], vals, {true, true, !final_step, &cex.trace, ++step});
+    const BlockResult r = run_block(c, x.data(), p, c.blocks[p].end(x[p]), vals, {true, true, !final_step, &cex.trace, ++step});
     if (final_step) {
       if (f.kind == Verdict::GlobalUnsafe) {
         cex.what = r.global_what;
@@ -52,7 +52,7 @@ Counterexample rebuild(const Compiled& c, const std::vector<std::uint32_t>& pare
       }
       return;
     }
-    x[p] = static_cast<std::uint16_t>(c.block_end[p][x[p]]);
+    x[p] = static_cast<std::uint16_t>(c.blocks[p].end(x[p]));
     if (sym) {
       sym->canonicalize(x, canon, perm);
       for (std::uint32_t i = 0; i < c.P; ++i) inv[perm[i]] = i;
@@ -171,8 +171,8 @@ class Search {
   // no cycle proviso is needed.  True when such a block was taken.
   bool expand_ample(std::uint32_t i) {
     for (std::uint32_t p = 0; p < c_.P; ++p) {
-      if (cur_[p] >= c_.len[p] || !c_.ample_ok[p][cur_[p]]) continue;
-      const std::uint32_t end = c_.block_end[p][cur_[p]];
+      if (cur_[p] >= c_.len[p] || !c_.blocks[p].movers_only(cur_[p])) continue;
+      const std::uint32_t end = c_.blocks[p].end(cur_[p]);
       if (run_block(c_, cur_.data(), p, end, vals_).status != BlockStatus::Fired) continue;
       ++f.transitions;
       add_successor(i, p, end);
@@ -190,7 +190,7 @@ class Search {
     for (std::uint32_t p = 0; p < c_.P && !ample && f.stop.empty(); ++p) {
       if (cur_[p] >= c_.len[p]) continue;
       all_done = false;
-      const std::uint32_t end = c_.block_end[p][cur_[p]];
+      const std::uint32_t end = c_.blocks[p].end(cur_[p]);
       const BlockResult r = run_block(c_, cur_.data(), p, end, vals_, {.keep_going = opt_.collect_all});
       if (deadline_.poll(end - cur_[p] + 1) && f.stop.empty()) f.stop = "time budget exhausted";
       if (r.status == BlockStatus::Blocked) continue;
@@ -315,7 +315,7 @@ CheckResult explicit_search(const System& sys, const CheckOptions& opt) {
   }
   if (deadline.check()) return stopped("time budget exhausted before the search started");
   const std::optional<Symmetry> sym =
-      opt.symmetry && opt.reduce ? Symmetry::detect(sys, opt.symmetry_hints, c.block_end, &deadline) : std::nullopt;
+      opt.symmetry && opt.reduce ? Symmetry::detect(sys, opt.symmetry_hints, c.blocks, &deadline) : std::nullopt;
   if (deadline.expired()) return stopped("time budget exhausted while verifying the symmetry");
   res.symmetry_used = sym.has_value();
   if (sym) res.symmetry_group = sym->group_size();

@@ -53,7 +53,7 @@ std::optional<std::vector<std::int64_t>> sema_renaming(const System& sys, const 
 
 bool is_automorphism(const System& sys, const SymmetryHints& hints, std::span<const std::uint32_t> perm,
                      const std::vector<std::uint32_t>& slot_map,
-                     const std::vector<std::vector<std::uint32_t>>& blocks, Deadline* deadline) {
+                     const std::vector<detail::AtomicBlocks>& blocks, Deadline* deadline) {
   const std::size_t P = sys.procs.size();
   if (perm.size() != P || hints.sema_slot.size() != sys.semas.size()) return false;
   if (deadline && deadline->poll(sys.semas.size())) return false;
@@ -71,8 +71,8 @@ bool is_automorphism(const System& sys, const SymmetryHints& hints, std::span<co
     // renamed (the order inside an atomic block of movers is not observable) -- unless
     // a semaphore repeats inside the block, where the order is compared too.
     for (std::size_t pc = 0; pc < a.program.size();) {
-      const std::size_t end = blocks.at(p).at(pc);
-      if (blocks.at(perm[p]).at(pc) != end) return false;
+      const std::uint32_t end = blocks.at(p).end(static_cast<std::uint32_t>(pc));
+      if (blocks.at(perm[p]).end(static_cast<std::uint32_t>(pc)) != end) return false;
       std::vector<Key> mine, image;
       std::vector<std::int64_t> semas;
       for (std::size_t i = pc; i < end; ++i) {
@@ -101,7 +101,7 @@ bool is_automorphism(const System& sys, const SymmetryHints& hints, std::span<co
 }
 
 std::optional<Symmetry> Symmetry::detect(const System& sys, const SymmetryHints& lay,
-                                         const std::vector<std::vector<std::uint32_t>>& blocks, Deadline* deadline) {
+                                         const std::vector<detail::AtomicBlocks>& blocks, Deadline* deadline) {
   const std::uint32_t C = lay.chips, L = lay.leaders;
   if (C == 0 || L == 0 || lay.leader_proc.size() != std::size_t{C} * L) return std::nullopt;
   if (!lay.proxy_proc.empty() && lay.proxy_proc.size() != std::size_t{C} * L) return std::nullopt;

@@ -17,6 +17,7 @@
 #include <span>
 #include <vector>
 
+#include "neffbar/model/engines/common/atomic_blocks.h"
 #include "neffbar/model/engines/common/budget.h"
 #include "neffbar/model/system/symmetry_hints.h"
 #include "neffbar/model/system/system.h"
@@ -26,14 +27,14 @@ namespace neffbar::model {
 class Symmetry {
  public:
   // nullopt when the hints lay out nothing or a generator is not an automorphism.
-  // `blocks` are the atomic blocks the search executes ([p][pc] -> end): processes
+  // `blocks` are the atomic blocks the search executes ([p].end(pc)): processes
   // outside the layout (the host) are compared block by block as multisets, since
   // the order inside an atomic block of commuting actions does not matter.
   // With a deadline, the verification polls it (it is linear in the programs per
   // generator, and a 64-chip system has 67 generators); once it has expired detect
   // returns nullopt and the caller reports the budget.
   static std::optional<Symmetry> detect(const System& sys, const SymmetryHints& hints,
-                                       const std::vector<std::vector<std::uint32_t>>& blocks,
+                                       const std::vector<detail::AtomicBlocks>& blocks,
                                        Deadline* deadline = nullptr);
 
   // out = canonical pcs; perm[i] = the slot process i lands in.
@@ -58,6 +59,6 @@ class Symmetry {
 // `slot_map` (leader slot k -> slot_map[k]), maps the system onto itself block by block.
 bool is_automorphism(const System& sys, const SymmetryHints& hints, std::span<const std::uint32_t> perm,
                      const std::vector<std::uint32_t>& slot_map,
-                     const std::vector<std::vector<std::uint32_t>>& blocks, Deadline* deadline = nullptr);
+                     const std::vector<detail::AtomicBlocks>& blocks, Deadline* deadline = nullptr);
 
 }  // namespace neffbar::model

@@ -1,0 +1,72 @@
+// The atomic blocks of one process under the Lipton reduction, held per round body.
+//
+// A block starting at pc is: right movers, then at most one non-mover, then left
+// movers (the reduction's R*;N?;L* shape).  Whether an instruction is a mover depends
+// only on the instruction and its process, so the block from pc is the block from
+// pc % n of the body run round after round, cut at the program's end.  Each body
+// position keeps the distance to its block's end and to its non-mover; the whole
+// program's block ends follow from them, and 1000 rounds cost what one does.
+#pragma once
+
+#include <algorithm>
+#include <cstdint>
+#include <limits>
+#include <vector>
+
+#include "neffbar/model/system/program.h"
+
+namespace neffbar::model::detail {
+
+class AtomicBlocks {
+ public:
+  AtomicBlocks() = default;
+  // is_right / is_left classify an instruction of this process.  Without `reduce`
+  // every instruction is a block of its own.
+  template <class Right, class Left>
+  AtomicBlocks(const Program& prog, bool reduce, Right is_right, Left is_left)
+      : size_(static_cast<std::uint32_t>(prog.size())) {
+    const std::vector<Instr>& body = prog.body();
+    const auto n = static_cast<std::uint32_t>(body.size());
+    end_.resize(n);
+    non_mover_.resize(n);
+    for (std::uint32_t i = 0; i < n; ++i) {
+      // Offsets from i over the body run cyclically; a phase that passes every body
+      // position never ends (the block runs to the program's end).
+      std::uint32_t e = 0;
+      std::uint32_t bad = kNone;
+      auto at = [&](std::uint32_t off) { return body[(i + off) % n]; };
+      bool unbounded = false;
+      if (reduce) {
+        std::uint32_t steps = 0;
+        while (is_right(at(e)) && steps < n) ++e, ++steps;
+        unbounded = steps == n;
+        if (!unbounded && !is_left(at(e))) bad = e++;  // the one non-mover
+        for (steps = 0; !unbounded && is_left(at(e)) && steps < n; ++e, ++steps) {}
+        unbounded = unbounded || steps == n;
+      } else if (!is_right(at(0)) && !is_left(at(0))) {
+        bad = 0;
+      }
+      end_[i] = unbounded ? kNone : std::max<std::uint32_t>(e, 1);
+      non_mover_[i] = bad;
+    }
+  }
+
+  // The end of the block that starts at pc (< the program's size).
+  [[nodiscard]] std::uint32_t end(std::uint32_t pc) const {
+    const std::uint32_t off = end_[pc % end_.size()];
+    return off == kNone || off >= size_ - pc ? size_ : pc + off;
+  }
+  // The block from pc has no non-mover: every action in it is a right or a left mover.
+  [[nodiscard]] bool movers_only(std::uint32_t pc) const {
+    const std::uint32_t off = non_mover_[pc % non_mover_.size()];
+    return off == kNone || off >= size_ - pc;
+  }
+
+ private:
+  static constexpr std::uint32_t kNone = std::numeric_limits<std::uint32_t>::max();
+  std::uint32_t size_ = 0;
+  std::vector<std::uint32_t> end_;        // [body position] distance to the block's end
+  std::vector<std::uint32_t> non_mover_;  // [body position] distance to its non-mover
+};
+
+}  // namespace neffbar::model::detail

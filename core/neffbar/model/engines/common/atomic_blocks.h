@@ -24,9 +24,9 @@ class AtomicBlocks {
   // every instruction is a block of its own.
   template <class Right, class Left>
   AtomicBlocks(const Program& prog, bool reduce, Right is_right, Left is_left)
-      : size_(static_cast<std::uint32_t>(prog.size())) {
+      : size_(static_cast<std::uint32_t>(prog.size())), n_(static_cast<std::uint32_t>(prog.body().size())) {
     const std::vector<Instr>& body = prog.body();
-    const auto n = static_cast<std::uint32_t>(body.size());
+    const std::uint32_t n = n_;
     end_.resize(n);
     non_mover_.resize(n);
     for (std::uint32_t i = 0; i < n; ++i) {
@@ -48,25 +48,33 @@ class AtomicBlocks {
       }
       end_[i] = unbounded ? kNone : std::max<std::uint32_t>(e, 1);
       non_mover_[i] = bad;
+      if (n == size_) {  // a body run once: the answers themselves, read without arithmetic
+        end_[i] = end(i);
+        non_mover_[i] = movers_only(i) ? kNone : 0;
+      }
     }
+    once_ = n == size_;
   }
 
   // The end of the block that starts at pc (< the program's size).
   [[nodiscard]] std::uint32_t end(std::uint32_t pc) const {
-    const std::uint32_t off = end_[pc % end_.size()];
-    return off == kNone || off >= size_ - pc ? size_ : pc + off;
+    if (once_) return end_[pc];
+    const std::uint32_t off = end_[pc % n_];
+    return off >= size_ - pc ? size_ : pc + off;
   }
   // The block from pc has no non-mover: every action in it is a right or a left mover.
   [[nodiscard]] bool movers_only(std::uint32_t pc) const {
-    const std::uint32_t off = non_mover_[pc % non_mover_.size()];
-    return off == kNone || off >= size_ - pc;
+    if (once_) return non_mover_[pc] == kNone;
+    const std::uint32_t off = non_mover_[pc % n_];
+    return off >= size_ - pc;
   }
 
  private:
   static constexpr std::uint32_t kNone = std::numeric_limits<std::uint32_t>::max();
-  std::uint32_t size_ = 0;
-  std::vector<std::uint32_t> end_;        // [body position] distance to the block's end
-  std::vector<std::uint32_t> non_mover_;  // [body position] distance to its non-mover
+  std::uint32_t size_ = 0, n_ = 0;
+  bool once_ = false;                     // run once: the search asks at every state
+  std::vector<std::uint32_t> end_;        // [body position] distance to the block's end (run once: the end)
+  std::vector<std::uint32_t> non_mover_;  // [body position] distance to its non-mover (run once: 0 or none)
 };
 
 }  // namespace neffbar::model::detail

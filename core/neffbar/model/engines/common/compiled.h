@@ -34,6 +34,7 @@ struct Compiled {
   std::vector<std::vector<std::int64_t>> prefix;
   std::vector<std::uint32_t> body_len;                 // [p] n
   std::vector<std::uint64_t> body_div;                 // [p] pc / n as (pc * body_div) >> 32
+  bool run_once = true;                                // every body is run once (no division)
   Arrivals arrivals;                                   // last ARRIVE per process and round
   bool overflow_possible = false;                      // some semaphore could leave int32
   std::vector<std::int32_t> init;
@@ -115,6 +116,7 @@ struct Compiled {
       const std::vector<Instr>& body = prog.body();
       const auto n = static_cast<std::uint32_t>(body.size());
       body_len.push_back(n);
+      run_once = run_once && n == prog.size();
       // Exact for pc * n < 2^32: pcs are 16-bit in the search, bodies no longer.
       body_div.push_back(n == 0 ? 0 : (std::uint64_t{1} << 32) / n + 1);
       if (blocks_wanted) {
@@ -140,7 +142,12 @@ struct Compiled {
   NEFFBAR_HOT_LOOP void values(const std::uint16_t* pcs, std::vector<std::int32_t>& vals) const {
     thread_local std::vector<std::int64_t> acc;
     acc.assign(init.begin(), init.end());
-    for (std::uint32_t p = 0; p < P; ++p) {
+    for (std::uint32_t p = 0; p < P && run_once; ++p) {  // every body run once: its row is the pc's
+      const auto& t = touched[p];
+      const std::int64_t* row = prefix[p].data() + std::size_t{pcs[p]} * t.size();
+      for (std::size_t k = 0; k < t.size(); ++k) acc[t[k]] += row[k];
+    }
+    for (std::uint32_t p = 0; p < P && !run_once; ++p) {
       const auto& t = touched[p];
       const auto runs = static_cast<std::uint32_t>((std::uint64_t{pcs[p]} * body_div[p]) >> 32);
       const std::int64_t* row = prefix[p].data() + std::size_t{pcs[p] - runs * body_len[p]} * t.size();

@@ -1,6 +1,7 @@
 // What a user reads of a checked system, for the model fuzz targets: every counterexample
 // replays and formats as its verdict plus one numbered line per step; the Promela export
-// has one proctype and one statement per process and instruction, braces balanced.
+// has one proctype per process and one statement per instruction (of the round body,
+// when every process loops over its body), braces balanced.
 #pragma once
 
 #include <algorithm>
@@ -30,11 +31,16 @@ inline void check_counterexample(const model::System& sys, const model::CheckRes
 inline void check_promela(const model::System& sys) {
   const std::string pml = model::to_promela(sys, true);
   std::size_t statements = 3;  // the declarations of sem, arrived, finished
-  for (const model::Process& p : sys.procs) statements += p.program.size() + 1;  // + its `run` in init
+  const std::uint32_t runs = model::promela_loop_runs(sys);
+  for (const model::Process& p : sys.procs) {
+    // a loop writes the body once, with its counter's declaration and its `od`; + its `run` in init
+    statements += (runs > 1 ? p.program.body().size() + 2 : p.program.size()) + 1;
+  }
   for (const model::Semaphore& s : sys.semas) statements += s.initial != 0;      // set in init
   require(count(pml, "proctype p") == sys.procs.size() && count(pml, "\n    run p") == sys.procs.size(),
           "Promela: one proctype and one run per process");
-  require(count(pml, ";\n") == statements, "Promela: one statement per instruction");
+  require(count(pml, ";\n") == statements, "Promela: one statement per instruction (of a body, in a loop)");
+  require(count(pml, " rnd = 0;\n") == (runs > 1 ? sys.procs.size() : 0), "Promela: a loop per process, or none");
   require(count(pml, "{") == count(pml, "}"), "Promela: balanced braces");
 }
 

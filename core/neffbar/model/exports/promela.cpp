@@ -42,23 +42,17 @@ std::string add(const std::string& s, std::int64_t d) {
   return out + s + " = " + s + " + (" + num(d) + ")";
 }
 
-// How the rounds are written: every program run once (`iter` empty), or every program
-// the same body run `runs` times, each run `body_rounds` rounds on (a Promela loop over
-// the body; `iter` is the offset of the loop's run in the flag index).
+// How the rounds are written: every program run once (`iter` empty), or a loop over
+// the body (promela_loop_runs); `iter` is the offset of the loop's run in a flag index.
 struct Rounds {
   std::uint32_t runs = 1;
   std::string iter;
 };
 Rounds rounds_of(const System& sys) {
-  if (sys.procs.empty()) return {};
-  const Program& first = sys.procs[0].program;
-  const std::uint32_t R = first.repeat(), B = first.body_rounds();
-  const bool loop = R > 1 && std::uint64_t{R} * B == sys.rounds &&
-                    std::all_of(sys.procs.begin(), sys.procs.end(), [&](const Process& pr) {
-                      return pr.program.repeat() == R && pr.program.body_rounds() == B;
-                    });
-  if (!loop) return {};
-  return {R, B == 1 ? " + rnd" : " + rnd * " + std::to_string(B)};
+  const std::uint32_t runs = promela_loop_runs(sys);
+  if (runs == 1) return {};
+  const std::uint16_t B = sys.procs[0].program.body_rounds();
+  return {runs, B == 1 ? " + rnd" : " + rnd * " + std::to_string(B)};
 }
 
 // One Promela bit per process and round, set at the ARRIVE that counts (Arrivals).
@@ -112,6 +106,17 @@ std::string primitive(const System& sys, std::uint32_t pc, const SemaOp& op, con
 }
 
 }  // namespace
+
+std::uint32_t promela_loop_runs(const System& sys) {
+  if (sys.procs.empty()) return 1;
+  const Program& first = sys.procs[0].program;
+  const std::uint32_t R = first.repeat(), B = first.body_rounds();
+  const bool loop = R > 1 && std::uint64_t{R} * B == sys.rounds &&
+                    std::all_of(sys.procs.begin(), sys.procs.end(), [&](const Process& pr) {
+                      return pr.program.repeat() == R && pr.program.body_rounds() == B;
+                    });
+  return loop ? R : 1;
+}
 
 Status spin_limits(const System& sys) {
   const std::size_t spin_procs = sys.procs.size() + 2;  // + the reuse monitor + init

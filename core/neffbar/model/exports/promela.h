@@ -36,6 +36,11 @@ struct PromelaChecks {
 inline constexpr std::size_t kSpinMaxProcesses = 255;
 Status spin_limits(const System& sys);
 
+// How many times the model loops over each process's round body: R when every program
+// is the same count R > 1 of runs of its body, each the same number of rounds, and they
+// make up the system's rounds (a lowered system); else 1, each program written out.
+std::uint32_t promela_loop_runs(const System& sys);
+
 // The model (call spin_limits first: beyond them the text is no model SPIN can run).
 // Counters get a type that holds every value they reach (`finished` counts to P).
 std::string to_promela(const System& sys, const PromelaChecks& checks);

@@ -4,7 +4,9 @@
 // the deadlock job (pan -A: invalid end states only) run separately.
 #include <gtest/gtest.h>
 #include <sys/wait.h>
+#include <unistd.h>
 
+#include <cstdio>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -13,6 +15,7 @@
 
 #include <iostream>
 #include <map>
+#include <optional>
 #include <random>
 
 #include "neffbar/model/frontend/faults.h"
@@ -40,18 +43,69 @@ std::string slurp(const fs::path& p) {
   return ss.str();
 }
 
-PanResult run_pan(const fs::path& dir, const std::string& flag) {
+PanResult parse_pan(const std::optional<std::string>& text) {
   PanResult r;
-  const std::string out = (dir / ("pan" + flag + ".txt")).string();
-  const std::string cmd = "cd '" + dir.string() + "' && ./pan -m1000000 " + flag + " > '" + out + "' 2>&1";
-  if (std::system(cmd.c_str()) != 0) return r;
-  const std::string text = slurp(out);
+  if (!text) return r;
   std::smatch m;
-  if (std::regex_search(text, m, std::regex("errors: ([0-9]+)"))) r.errors = std::stol(m[1]);
-  if (std::regex_search(text, m, std::regex("([0-9]+) states, stored"))) r.states = std::stol(m[1]);
-  r.ok = text.find("errors:") != std::string::npos;
+  if (std::regex_search(*text, m, std::regex("errors: ([0-9]+)"))) r.errors = std::stol(m[1]);
+  if (std::regex_search(*text, m, std::regex("([0-9]+) states, stored"))) r.states = std::stol(m[1]);
+  r.ok = text->find("errors:") != std::string::npos;
   return r;
 }
+
+// One Promela model through SPIN in `dir`: spin -a and cc (with `cc` added) once, on the
+// first run; then pan with a flag, its output.  With NEFFBAR_SPIN_CACHE=DIR
+// (scripts/mutate sets it) pan's output is kept under a hash of the model's text, the cc
+// flags and the pan flag: SPIN answers the same text the same way, and a mutant of an
+// engine leaves most exported models as they were, so only a changed model is built.
+class Pan {
+ public:
+  Pan(fs::path dir, std::string model, std::string cc = "") : dir_(std::move(dir)), model_(std::move(model)), cc_(std::move(cc)) {}
+
+  // pan's output; nullopt (and a test failure naming spin's and cc's output) when the
+  // model does not build.
+  std::optional<std::string> run(const std::string& flag) {
+    const char* cache = std::getenv("NEFFBAR_SPIN_CACHE");
+    const fs::path kept = cache ? fs::path(cache) / key(flag) : fs::path();
+    if (cache && fs::exists(kept)) return slurp(kept);
+    if (!built_) {
+      fs::create_directories(dir_);
+      std::ofstream(dir_ / "model.pml") << model_;
+      const std::string build = "cd '" + dir_.string() + "' && spin -a model.pml > spin.txt 2>&1 && cc -O0 -DSAFETY " + cc_ +
+                                " -o pan pan.c > cc.txt 2>&1";
+      if (std::system(build.c_str()) != 0) {
+        ADD_FAILURE() << "spin -a or cc failed: " << slurp(dir_ / "spin.txt") << slurp(dir_ / "cc.txt");
+        return std::nullopt;
+      }
+      built_ = true;
+    }
+    const std::string out = (dir_ / ("pan" + flag + ".txt")).string();
+    if (std::system(("cd '" + dir_.string() + "' && ./pan -m1000000 " + flag + " > '" + out + "' 2>&1").c_str()) != 0) return std::nullopt;
+    std::string text = slurp(out);
+    if (cache) {
+      fs::create_directories(cache);
+      const fs::path tmp = kept.string() + "." + std::to_string(::getpid());
+      std::ofstream(tmp) << text;
+      fs::rename(tmp, kept);  // whole or absent for a test running beside this one
+    }
+    return text;
+  }
+
+ private:
+  std::string key(const std::string& flag) const {
+    std::uint64_t h = 1469598103934665603ull;  // FNV-1a 64
+    for (const std::string* part : {&model_, &cc_, &flag}) {
+      for (const char c : *part + '\0') h = (h ^ static_cast<unsigned char>(c)) * 1099511628211ull;
+    }
+    char name[17];
+    std::snprintf(name, sizeof name, "%016llx", static_cast<unsigned long long>(h));
+    return name;
+  }
+
+  fs::path dir_;
+  std::string model_, cc_;
+  bool built_ = false;
+};
 
 struct Case {
   std::string name;
@@ -72,16 +126,12 @@ std::uint32_t spin_found(const Case& c, const fs::path& dir) {
                              {Verdict::Overflow, {.guarantees = false, .global = false, .reuse = false, .overflow = true}}};
   if (c.global) kinds.push_back({Verdict::GlobalUnsafe, {.guarantees = false, .global = true, .reuse = false, .overflow = false}});
   for (std::size_t k = 0; k < kinds.size(); ++k) {
-    const fs::path sub = dir / std::to_string(k);
-    fs::create_directories(sub);
-    std::ofstream(sub / "model.pml") << to_promela(c.sys, kinds[k].checks);
-    const std::string build = "cd '" + sub.string() + "' && spin -a model.pml > spin.txt 2>&1 && cc -O0 -DSAFETY -o pan pan.c > cc.txt 2>&1";
-    EXPECT_EQ(std::system(build.c_str()), 0) << c.name << ": " << slurp(sub / "spin.txt") << slurp(sub / "cc.txt");
-    const PanResult safety = run_pan(sub, "-E");
+    Pan pan(dir / std::to_string(k), to_promela(c.sys, kinds[k].checks));
+    const PanResult safety = parse_pan(pan.run("-E"));
     EXPECT_TRUE(safety.ok) << c.name << " " << verdict_name(kinds[k].verdict);
     if (safety.errors > 0) found |= bit(kinds[k].verdict);
     if (k == 0) {
-      const PanResult deadlock = run_pan(sub, "-A");
+      const PanResult deadlock = parse_pan(pan.run("-A"));
       EXPECT_TRUE(deadlock.ok) << c.name << " (deadlock job)";
       if (deadlock.errors > 0) found |= bit(Verdict::Deadlock);
     }
@@ -229,15 +279,11 @@ TEST(Spin, RunsTheLargestModelNeffbarExportsAndNotOneMore) {
     const std::string model = to_promela(sys, true);
     std::smatch m;
     ASSERT_TRUE(std::regex_search(model, m, std::regex("-DVECTORSZ=([0-9]+)"))) << "the header names VECTORSZ";
-    const fs::path sub = dir / std::to_string(n);
-    fs::create_directories(sub);
-    std::ofstream(sub / "model.pml") << model;
-    const std::string build = "cd '" + sub.string() + "' && spin -a model.pml > spin.txt 2>&1 && cc -O0 -DSAFETY -DVECTORSZ=" +
-                              m[1].str() + " -o pan pan.c > cc.txt 2>&1";
-    ASSERT_EQ(std::system(build.c_str()), 0) << slurp(sub / "spin.txt") << slurp(sub / "cc.txt");
+    Pan pan(dir / std::to_string(n), model, "-DVECTORSZ=" + m[1].str());
     for (const char* flag : {"-E", "-A"}) {
-      const PanResult r = run_pan(sub, flag);
-      const std::string text = slurp(sub / ("pan" + std::string(flag) + ".txt"));
+      const std::optional<std::string> out = pan.run(flag);
+      const PanResult r = parse_pan(out);
+      const std::string text = out.value_or("");
       ASSERT_TRUE(r.ok) << n << flag << text;
       EXPECT_EQ(text.find("VECTORSZ too small"), std::string::npos) << text;
       if (n == 253) {
@@ -272,11 +318,8 @@ std::string drop_assertion(const std::string& pml) {
 }
 
 long spin_errors(const std::string& pml, const fs::path& dir) {
-  fs::create_directories(dir);
-  std::ofstream(dir / "model.pml") << pml;
-  const std::string build = "cd '" + dir.string() + "' && spin -a model.pml > spin.txt 2>&1 && cc -O0 -DSAFETY -o pan pan.c > cc.txt 2>&1";
-  EXPECT_EQ(std::system(build.c_str()), 0) << pml << slurp(dir / "spin.txt") << slurp(dir / "cc.txt");
-  const PanResult r = run_pan(dir, "-E");
+  Pan pan(dir, pml);
+  const PanResult r = parse_pan(pan.run("-E"));
   EXPECT_TRUE(r.ok) << pml;
   return r.errors;
 }

@@ -26,11 +26,12 @@
 //   @stdout-full  no word: stdout fails on every write, as on a full disk
 //
 // Oracle (the CLI's conventions, core/cli/io.h and README "The CLI"):
-//  - the exit code is one of 0 ok, 1 invalid input, 2 usage, 3 lint found, 4 failing;
+//  - the exit code is one of 0 ok, 1 invalid input, 2 usage, 3 lint found, 4 failing,
+//    5 diff found differences;
 //  - exit 1 or 2: nothing on stdout, and exactly one line on stderr, "neffbar: ...",
 //    that names an argv word, an option or stdin;
-//  - exit 0, 3 or 4 (--help, --version included): something on stdout, unless the
-//    result went to -o or is a clean lint's (empty);
+//  - exit 0, 3, 4 or 5 (--help, --version included): something on stdout, unless the
+//    result went to -o or is a clean lint's or an equal diff's (empty);
 //  - the command ends within 10 s: libFuzzer's -timeout (cli.options) while fuzzing; not
 //    asserted in the ctest replay, where the machine's load would decide it.
 #include <fcntl.h>
@@ -346,7 +347,9 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   if (!expand_objects(words, objects)) return 0;
   const bool stdout_full = objects.stdout_full;
   const bool to_file = std::find(words.begin(), words.end(), "-o") != words.end();
-  const bool lint = std::find(words.begin(), words.end(), "lint") != words.end();
+  // The commands whose success can print nothing: a clean lint, a diff of equal images.
+  const bool quiet = std::find(words.begin(), words.end(), "lint") != words.end() ||
+                     std::find(words.begin(), words.end(), "diff") != words.end();
   if (bounded) {
     std::vector<std::string> kept;
     for (std::size_t i = 0; i < words.size(); ++i) {
@@ -375,18 +378,18 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     rc = neffbar::cli::run(static_cast<int>(words.size()), argv.data());
   }  // the writer has stopped and closed its end of the FIFO
 
-  require(rc >= 0 && rc <= 4, "the exit code is one of the documented ones (0..4)");
+  require(rc >= 0 && rc <= 5, "the exit code is one of the documented ones (0..5)");
   const std::string e = err.str();
   if (rc == 1 || rc == 2) {
     require(out.str().empty(), "nothing is written to stdout on error");
     require(e.starts_with("neffbar: ") && e.ends_with("\n") && e.find('\n') == e.size() - 1,
             "a failure prints exactly one error line");
     require(names_something(e, words), "the error line names an argv word, an option or stdin");
-  } else if (!to_file && !(lint && rc == 0)) {
+  } else if (!to_file && !(quiet && rc == 0)) {
     require(!out.str().empty(), "a command that succeeds writes its result to stdout");
   }
   if (stdout_full && !to_file && rc != 2) {
-    require(rc == 1 || (lint && rc == 0), "a result that cannot be written is an error, not exit 0");
+    require(rc == 1 || (quiet && rc == 0), "a result that cannot be written is an error, not exit 0");
   }
   return 0;
 }

@@ -392,7 +392,11 @@ void write_cli(const fs::path& out, const std::vector<Composition>& comps) {
       // rest of the stream: here nothing).
       with_stdin("decode\n@fifo", cfg), with_stdin("encode\n@fifo", log), with_stdin("lint\n@fifo", cfg),
       with_stdin("check-configs\n@fifo", cfg), with_stdin("decode\n@fifo", "short"), with_stdin("decode\n@fifo", ""),
-      with_stdin("decode\n@fifo", cfg + cfg), with_stdin("check-configs\n@fifo\n@fifo", cfg)};
+      with_stdin("decode\n@fifo", cfg + cfg), with_stdin("check-configs\n@fifo\n@fifo", cfg),
+      // diff: stdin beside the FIFO (the same bytes: equal, nothing printed), as JSON, the
+      // FIFO twice (the second read is empty), an image beside a directory, two directories.
+      with_stdin("diff\n-\n@fifo", cfg), with_stdin("diff\n--json\n-\n@fifo", cfg),
+      with_stdin("diff\n@fifo\n@fifo", cfg), with_stdin("diff\n-\n@dir", cfg), "diff\n@dir\n@dir"};
   for (std::size_t i = 0; i < lines.size(); ++i) put(out, "cli", "line" + std::to_string(i), of(lines[i]));
   std::set<std::string> dict;
   for (const std::string& w : cli_words()) dict.insert(token("\n" + w));

@@ -46,7 +46,7 @@ int run(int argc, char** argv, model::SecondsClock clock) {
   CLI::App app{
       "neffbar: reference implementation of the NEFF barrier configuration (neff_barrier_configs_t)\n"
       "Exit codes: 0 ok, 1 invalid input (or an output that cannot be written), 2 usage, 3 lint found "
-      "something, 4 failing verdict."};
+      "something, 4 failing verdict, 5 diff found differences."};
   app.require_subcommand(1);
   app.set_help_all_flag("--help-all", "Help for every command");
   app.set_version_flag("--version", "neffbar " NEFFBAR_VERSION);

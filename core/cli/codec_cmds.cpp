@@ -2,14 +2,21 @@
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <charconv>
+#include <filesystem>
 #include <iostream>
 #include <memory>
+#include <optional>
 #include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
 
 #include "exit.h"
 #include "input.h"
 #include "neffbar/arch.h"
+#include "neffbar/config_diff.h"
 #include "neffbar/hex.h"
 #include "neffbar/json_log.h"
 #include "neffbar/lint.h"
@@ -153,11 +160,107 @@ void add_lint(CLI::App& app, Run& run) {
   });
 }
 
+// diff: two images, or the images of two directories paired by name.
+struct DiffPair {
+  std::string a, b;
+  std::vector<FieldDiff> differences;
+};
+
+// The regular files of a directory, by name; nullopt when `path` is no directory.
+std::optional<std::vector<std::string>> image_names(const std::string& path) {
+  std::error_code ec;
+  if (!std::filesystem::is_directory(path, ec)) return std::nullopt;
+  std::vector<std::string> names;
+  for (const auto& e : std::filesystem::directory_iterator(path, ec)) {
+    if (e.is_regular_file(ec) && !e.path().filename().string().starts_with(".")) names.push_back(e.path().filename().string());
+  }
+  std::sort(names.begin(), names.end());
+  return names;
+}
+
+nlohmann::json diff_json(const std::vector<DiffPair>& pairs, const std::vector<std::string>& only_a,
+                         const std::vector<std::string>& only_b) {
+  nlohmann::json j;
+  bool equal = only_a.empty() && only_b.empty();
+  j["pairs"] = nlohmann::json::array();
+  for (const DiffPair& p : pairs) {
+    nlohmann::json d = nlohmann::json::array();
+    for (const FieldDiff& f : p.differences) {
+      const Field& field = *f.leaf->field;
+      d.push_back({{"offset", f.leaf->offset},
+                   {"field", leaf_path(*f.leaf)},
+                   {"step", f.leaf->step == 0xFF ? nlohmann::json(nullptr) : nlohmann::json(f.leaf->step)},
+                   {"index", f.leaf->index},
+                   {"a", f.a},
+                   {"b", f.b},
+                   {"a_text", field_text(field, f.a)},
+                   {"b_text", field_text(field, f.b)},
+                   {"tag", tag_name(field.tag)},
+                   {"reserved", f.reserved()}});
+    }
+    equal = equal && p.differences.empty();
+    j["pairs"].push_back({{"a", p.a}, {"b", p.b}, {"differences", std::move(d)}});
+  }
+  j["only_in_a"] = only_a;
+  j["only_in_b"] = only_b;
+  j["equal"] = equal;
+  return j;
+}
+
+void add_diff(CLI::App& app, Run& run) {
+  auto* cmd = app.add_subcommand(
+      "diff", "Compare two config images field by field (or two directories of them, paired by file name); exit 5 when they differ");
+  auto opts = std::make_shared<std::tuple<std::string, std::string, bool>>();
+  cmd->add_option("A", std::get<0>(*opts), "Config image (0x128 bytes) or a directory of them, - for stdin")->required();
+  cmd->add_option("B", std::get<1>(*opts), "Config image or directory to compare with A")->required();
+  cmd->add_flag("--json", std::get<2>(*opts), "One JSON object: pairs (a, b, differences), only_in_a, only_in_b, equal");
+  cmd->callback([opts, &run] {
+    const auto& [a, b, json] = *opts;
+    const auto dir_a = image_names(a), dir_b = image_names(b);
+    if (dir_a.has_value() != dir_b.has_value()) {
+      const std::string& dir = dir_a ? a : b;
+      return void(run.exit_code = fail_input(Error{Errc::InvalidArgument, dir, "an image beside an image, or a directory beside a directory",
+                                                   "a directory beside an image"}, dir));
+    }
+    std::vector<std::pair<std::string, std::string>> paths;
+    std::vector<std::string> only_a, only_b;
+    if (dir_a) {
+      std::set_difference(dir_a->begin(), dir_a->end(), dir_b->begin(), dir_b->end(), std::back_inserter(only_a));
+      std::set_difference(dir_b->begin(), dir_b->end(), dir_a->begin(), dir_a->end(), std::back_inserter(only_b));
+      std::vector<std::string> both;
+      std::set_intersection(dir_a->begin(), dir_a->end(), dir_b->begin(), dir_b->end(), std::back_inserter(both));
+      for (const std::string& n : both) paths.emplace_back((std::filesystem::path(a) / n).string(), (std::filesystem::path(b) / n).string());
+    } else {
+      paths.emplace_back(a, b);
+    }
+    std::vector<DiffPair> pairs;
+    for (const auto& [pa, pb] : paths) {
+      const Result<ConfigBytes> x = read_config(pa);
+      if (!x) return void(run.exit_code = fail_input(x.error(), pa));
+      const Result<ConfigBytes> y = read_config(pb);
+      if (!y) return void(run.exit_code = fail_input(y.error(), pb));
+      pairs.push_back(DiffPair{pa, pb, diff_configs(*x, *y)});
+    }
+    const nlohmann::json j = diff_json(pairs, only_a, only_b);
+    if (json) {
+      std::cout << j.dump(2) << '\n';
+    } else {
+      for (const std::string& n : only_a) std::cout << "only in " << a << ": " << n << '\n';
+      for (const std::string& n : only_b) std::cout << "only in " << b << ": " << n << '\n';
+      for (const DiffPair& p : pairs) {
+        const std::string prefix = dir_a ? std::filesystem::path(p.a).filename().string() + ": " : "";
+        for (const FieldDiff& f : p.differences) std::cout << prefix << f.line() << '\n';
+      }
+    }
+    run.exit_code = code(j["equal"].get<bool>() ? Exit::Ok : Exit::Differ);
+  });
+}
+
 }  // namespace
 
 void add_codec_commands(CLI::App& app, Run& run, std::string_view only) {
   add_commands(app, run, only,
-               {{"decode", add_decode}, {"encode", add_encode}, {"table", add_table}, {"search", add_search}, {"lint", add_lint}});
+               {{"decode", add_decode}, {"encode", add_encode}, {"table", add_table}, {"search", add_search}, {"lint", add_lint}, {"diff", add_diff}});
 }
 
 }  // namespace neffbar::cli

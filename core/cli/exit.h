@@ -14,7 +14,7 @@
 
 namespace neffbar::cli {
 
-enum class Exit : int { Ok = 0, Invalid = 1, Usage = 2, LintFound = 3, Failing = 4 };
+enum class Exit : int { Ok = 0, Invalid = 1, Usage = 2, LintFound = 3, Failing = 4, Differ = 5 };
 
 inline int code(Exit e) { return static_cast<int>(e); }
 

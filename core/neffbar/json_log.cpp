@@ -153,7 +153,7 @@ char* format_value(char* p, const Field& f, const std::uint8_t* v) {
     case Style::Number:
     case Style::Object: break;
   }
-  const std::uint64_t x = f.kind == Kind::Bits ? (v[0] >> f.bit_shift) & f.max_value() : load_le(v, f.elem_size());
+  const std::uint64_t x = field_value(v, f);
   return std::to_chars(p, p + 20, x).ptr;
 }
 

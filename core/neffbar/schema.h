@@ -209,6 +209,15 @@ struct Leaf {
   std::uint8_t index;    // array element index, 0 for scalars
 };
 
+// The value of one element of a scalar field or bit-field whose bytes start at `at`:
+// little-endian, or the field's bits of its byte.
+constexpr std::uint64_t field_value(const std::uint8_t* at, const Field& f) {
+  if (f.kind == Kind::Bits) return (at[0] >> f.bit_shift) & f.max_value();
+  std::uint64_t v = 0;
+  for (std::uint32_t i = 0; i < f.elem_size(); ++i) v |= std::uint64_t{at[i]} << (8 * i);
+  return v;
+}
+
 // Every leaf of neff_barrier_configs_t, in offset order (computed once).
 std::span<const Leaf> config_leaves();
 // "device_barrier.barrier_step_config[2].barrier_sema[1]"

@@ -121,7 +121,7 @@ TEST_F(Cli, Conventions) {
   EXPECT_EQ(unknown.exit_code, 2);
   EXPECT_TRUE(unknown.out.empty());
   EXPECT_NE(unknown.err.find("unknown command 'frobnicate'"), std::string::npos) << unknown.err;
-  EXPECT_NE(unknown.err.find("decode, encode, table, search, lint, check, check-configs, promela, hypotheses"),
+  EXPECT_NE(unknown.err.find("decode, encode, table, search, lint, diff, check, check-configs, promela, hypotheses"),
             std::string::npos) << unknown.err;
   // promela decides nothing: it does not offer the engine's options.
   for (const char* ignored : {"--random 5", "--json", "--no-reduce", "--engine explicit", "--max-states 3"}) {
@@ -401,6 +401,62 @@ TEST_F(Cli, EncodeRefusesATerminal) {
   const int status = std::system(cmd.c_str());
   EXPECT_EQ(WEXITSTATUS(status), 2);
   EXPECT_NE(slurp(dir_ / "tty").find("refusing to write"), std::string::npos);
+}
+
+
+// diff: exit 0 and nothing printed for equal images; exit 5 and one line a field for
+// different ones (--json for scripts); directories paired by file name; exit 1 for what
+// cannot be compared, naming it.
+TEST_F(Cli, DiffNamesEachDifferingFieldAndExits5) {
+  std::string zero(0x128, '\0'), gate = zero;
+  gate[0x124] = 1;
+  gate[0x40] = 0x20;
+  const fs::path a = file("a.bin", zero), b = file("b.bin", gate);
+  const Outcome same = run("diff '" + a.string() + "' '" + a.string() + "'");
+  EXPECT_EQ(same.exit_code, 0) << same.err;
+  EXPECT_EQ(same.out, "");
+  const Outcome d = run("diff '" + a.string() + "' '" + b.string() + "'");
+  EXPECT_EQ(d.exit_code, 5) << d.err;
+  EXPECT_EQ(d.out,
+            "0x40 device_barrier.barrier_step_config[1].barrier_sema[1]: 0x0000000000000000 -> 0x0000000000000020 (OBSERVED)\n"
+            "0x124 execute_device_barrier: 0 -> 1 (OBSERVED)\n");
+  const Outcome j = run("diff --json '" + a.string() + "' '" + b.string() + "'");
+  EXPECT_EQ(j.exit_code, 5) << j.err;
+  const nlohmann::json parsed = nlohmann::json::parse(j.out);
+  EXPECT_EQ(parsed["equal"], false);
+  ASSERT_EQ(parsed["pairs"].size(), 1u);
+  ASSERT_EQ(parsed["pairs"][0]["differences"].size(), 2u);
+  EXPECT_EQ(parsed["pairs"][0]["differences"][0]["offset"], 0x40);
+  EXPECT_EQ(parsed["pairs"][0]["differences"][0]["step"], 1);
+  EXPECT_EQ(parsed["pairs"][0]["differences"][0]["index"], 1);
+  EXPECT_EQ(parsed["pairs"][0]["differences"][0]["b"], 0x20);
+  EXPECT_EQ(parsed["pairs"][0]["differences"][1]["step"], nullptr);
+  EXPECT_EQ(parsed["pairs"][0]["differences"][0]["tag"], "OBSERVED");
+  // Directories: pairs by name, and the names only one of them has.
+  fs::create_directories(dir_ / "x");
+  fs::create_directories(dir_ / "y");
+  std::ofstream(dir_ / "x" / "c0.l0.bin") << zero;
+  std::ofstream(dir_ / "y" / "c0.l0.bin") << gate;
+  std::ofstream(dir_ / "x" / "c0.l1.bin") << zero;
+  std::ofstream(dir_ / "y" / "c1.l0.bin") << zero;
+  const Outcome dirs = run("diff '" + (dir_ / "x").string() + "' '" + (dir_ / "y").string() + "'");
+  EXPECT_EQ(dirs.exit_code, 5) << dirs.err;
+  EXPECT_NE(dirs.out.find("only in " + (dir_ / "x").string() + ": c0.l1.bin\n"), std::string::npos) << dirs.out;
+  EXPECT_NE(dirs.out.find("only in " + (dir_ / "y").string() + ": c1.l0.bin\n"), std::string::npos) << dirs.out;
+  EXPECT_NE(dirs.out.find("c0.l0.bin: 0x124 execute_device_barrier: 0 -> 1 (OBSERVED)\n"), std::string::npos) << dirs.out;
+  fs::remove(dir_ / "x" / "c0.l1.bin");
+  fs::remove(dir_ / "y" / "c1.l0.bin");
+  std::ofstream(dir_ / "y" / "c0.l0.bin") << zero;
+  EXPECT_EQ(run("diff '" + (dir_ / "x").string() + "' '" + (dir_ / "y").string() + "'").exit_code, 0);
+  // What cannot be compared: exit 1, one line naming it; no arguments: usage.
+  const Outcome mixed = run("diff '" + (dir_ / "x").string() + "' '" + a.string() + "'");
+  EXPECT_EQ(mixed.exit_code, 1);
+  EXPECT_NE(mixed.err.find("a directory beside an image"), std::string::npos) << mixed.err;
+  const Outcome short_file = run("diff '" + a.string() + "' '" + file("s.bin", "abc").string() + "'");
+  EXPECT_EQ(short_file.exit_code, 1);
+  EXPECT_NE(short_file.err.find("s.bin"), std::string::npos) << short_file.err;
+  EXPECT_EQ(short_file.out, "");
+  EXPECT_EQ(run("diff '" + a.string() + "'").exit_code, 2);
 }
 
 }  // namespace

@@ -277,6 +277,8 @@ void print_result(const ScenarioResult& sr, bool json, const std::string& title,
   const CheckResult& r = sr.result;
   const Qualification q = r.engine == Engine::Persistent ? Qualification{true, {}} : qualify(sr.system);
   const double rate = r.seconds > 0 ? static_cast<double>(r.states) / r.seconds : 0;
+  // The global finding is shown apart unless it is the counterexample already shown.
+  const bool finding_apart = r.global_finding && !(r.cex && r.cex->kind == Verdict::GlobalUnsafe);
   if (json) {
     nlohmann::ordered_json j;
     j["scenario"] = title;
@@ -308,7 +310,7 @@ void print_result(const ScenarioResult& sr, bool json, const std::string& title,
       j["counterexample"] = cex_json(sr.system, *r.cex);
       j["counterexample"]["shortest"] = r.cex->shortest;
     }
-    if (r.global_finding && !(r.cex && r.cex->kind == Verdict::GlobalUnsafe)) j["global_finding"] = cex_json(sr.system, *r.global_finding);
+    if (finding_apart) j["global_finding"] = cex_json(sr.system, *r.global_finding);
     std::cout << j.dump(2) << '\n';
     return;
   }
@@ -339,7 +341,7 @@ void print_result(const ScenarioResult& sr, bool json, const std::string& title,
               << heading(*r.cex) << ":\n"
               << format_counterexample(sr.system, *r.cex);
   }
-  if (r.global_finding && !(r.cex && r.cex->kind == Verdict::GlobalUnsafe)) {
+  if (finding_apart) {
     // Under declared the global property is not checked: a finding.  Under global it
     // is, but the verdict above is the failure the search stopped at.
     std::cout << (mode == GuaranteeMode::Declared ? "\nfinding (global property, not a failure under --guarantee declared)"

@@ -272,6 +272,28 @@ TEST_F(Cli, ALesserViolationFoundBeforeTheBudgetRanOutIsReportedBesideBudget) {
   EXPECT_NE(d.out.find("finding (global property, not a failure under --guarantee declared)"), std::string::npos) << d.out;
 }
 
+// A global-property violation found beside a failure of another kind is reported with
+// it, once, under both guarantees: text and JSON, on every exact engine.
+TEST_F(Cli, AGlobalFindingBesideADeadlockIsReportedWithIt) {
+  for (const char* engine : {"explicit", "persistent"}) {
+    const std::string args = std::string("check --chips 2 --leaders 2 --no-proxy --engine ") + engine;
+    const Outcome r = run(args);
+    EXPECT_EQ(r.exit_code, 4) << r.out << r.err;
+    EXPECT_NE(r.out.find("verdict:  DEADLOCK"), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find("\ncounterexample"), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find("\nalso found (global property; the verdict above is the first failure)"), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find("GLOBAL_UNSAFE: "), std::string::npos) << r.out;
+    const Outcome j = run(args + " --json");
+    EXPECT_NE(j.out.find("\"kind\": \"DEADLOCK\""), std::string::npos) << j.out;
+    EXPECT_NE(j.out.find("\"global_finding\": {"), std::string::npos) << j.out;
+    EXPECT_NE(j.out.find("\"kind\": \"GLOBAL_UNSAFE\""), std::string::npos) << j.out;
+    const Outcome d = run(args + " --guarantee declared");
+    EXPECT_EQ(d.exit_code, 4) << d.out;
+    EXPECT_NE(d.out.find("verdict:  DEADLOCK"), std::string::npos) << d.out;
+    EXPECT_NE(d.out.find("\nfinding (global property, not a failure under --guarantee declared)"), std::string::npos) << d.out;
+  }
+}
+
 TEST_F(Cli, TheMemoryBudget) {
   const Outcome r = run("check --chips 64 --leaders 4 --host-cc --engine explicit --no-symmetry --max-memory 8M");
   EXPECT_EQ(r.exit_code, 4) << r.out << r.err;

@@ -239,6 +239,22 @@ TEST(Budgets, AScenarioWhoseBudgetComposingAndLoweringSpentSaysSoBeforeAnyEngine
   }
 }
 
+TEST(Budgets, AScenarioWithNoClockGivenTimesItsEnginesFromItsOwnStart) {
+  // A library caller that injects no clock still gets one budget for the whole
+  // scenario: the engine reads the clock the scenario started before composing, so the
+  // seconds it reports include composing and lowering.  (An engine handed no clock
+  // would count from its own start: here a refusal in microseconds after milliseconds
+  // of composing 64x4 over 1000 rounds.)  Monotonic time, no threshold.
+  Scenario s;
+  s.topo = Topology{64, 4, Fabric::Default, true, 1000, Wiring::PerPeer, Lowering::Hierarchical};
+  s.run.engine = Engine::Explicit;  // refuses programs of 65535 or more instructions at once
+  const Result<ScenarioResult> r = run_scenario(s);
+  ASSERT_TRUE(r.ok()) << r.error().message();
+  ASSERT_EQ(r->result.verdict, Verdict::Budget) << r->result.note;
+  EXPECT_NE(r->result.note.find("longer than 65534 instructions"), std::string::npos) << r->result.note;
+  EXPECT_GE(r->result.seconds, r->phases.compose_lower) << "the engine timed itself from its own start";
+}
+
 TEST(Budgets, AnInstructionBudgetOfExactlyWhatTheDecisionTakesIsEnough) {
   // The budget is "more than max_instructions", checked between greedy runs: a budget of
   // exactly the instructions a decision executes decides it (the same verdict, exact).

@@ -23,6 +23,13 @@ namespace neffbar::model::detail {
 // after each pc; past this many entries (256 MiB) the system is too large for it.
 inline constexpr std::size_t kMaxPrefixEntries = std::size_t{1} << 25;
 
+// pc / n without a division in the search's inner loop: (pc * body_divisor(n)) >> 32,
+// exact for every pc < 2^16 and n < 2^16 (pc * n < 2^32; compiled_test.cpp checks them).
+constexpr std::uint64_t body_divisor(std::uint32_t n) { return n == 0 ? 0 : (std::uint64_t{1} << 32) / n + 1; }
+constexpr std::uint32_t body_runs(std::uint32_t pc, std::uint64_t divisor) {
+  return static_cast<std::uint32_t>((std::uint64_t{pc} * divisor) >> 32);
+}
+
 struct Compiled {
   const System& sys;
   std::uint32_t P = 0;
@@ -33,7 +40,7 @@ struct Compiled {
   // one whole run).  pc's sums are its body position's plus pc / n whole runs.
   std::vector<std::vector<std::int64_t>> prefix;
   std::vector<std::uint32_t> body_len;                 // [p] n
-  std::vector<std::uint64_t> body_div;                 // [p] pc / n as (pc * body_div) >> 32
+  std::vector<std::uint64_t> body_div;                 // [p] body_divisor(n)
   bool run_once = true;                                // every body is run once (no division)
   Arrivals arrivals;                                   // last ARRIVE per process and round
   bool overflow_possible = false;                      // some semaphore could leave int32
@@ -117,8 +124,7 @@ struct Compiled {
       const auto n = static_cast<std::uint32_t>(body.size());
       body_len.push_back(n);
       run_once = run_once && n == prog.size();
-      // Exact for pc * n < 2^32: pcs are 16-bit in the search, bodies no longer.
-      body_div.push_back(n == 0 ? 0 : (std::uint64_t{1} << 32) / n + 1);
+      body_div.push_back(body_divisor(n));
       if (blocks_wanted) {
         blocks.emplace_back(
             prog, reduce, [&](const Instr& in) { return is_right(p, in); },
@@ -149,7 +155,7 @@ struct Compiled {
     }
     for (std::uint32_t p = 0; p < P && !run_once; ++p) {
       const auto& t = touched[p];
-      const auto runs = static_cast<std::uint32_t>((std::uint64_t{pcs[p]} * body_div[p]) >> 32);
+      const std::uint32_t runs = body_runs(pcs[p], body_div[p]);
       const std::int64_t* row = prefix[p].data() + std::size_t{pcs[p] - runs * body_len[p]} * t.size();
       const std::int64_t* run = prefix[p].data() + std::size_t{body_len[p]} * t.size();
       for (std::size_t k = 0; k < t.size(); ++k) acc[t[k]] += row[k] + std::int64_t{runs} * run[k];

@@ -48,10 +48,17 @@ namespace {
 TEST(StateSetPeak, BytesPlusNextGrowthIsThePeakOfEveryInsertToTheByte) {
   // Widths across the chunk sizes (shift 15, 13, 12, 10, 6) and the parent reserve at
   // the same counts as a table doubling and a new chunk (widths > 64).
-  for (const std::uint32_t width : {1u, 4u, 8u, 17u, 257u}) {
+  // Chunks of 8 and 64 bytes: the list of chunks grows past what a chunk costs (a
+  // list of 2 730 chunks, ~175 MB of states at the real size), the costliest step.
+  struct Case {
+    std::uint32_t width;
+    std::size_t chunk_bytes;
+  };
+  for (const auto [width, chunk_bytes] : {Case{1, StateSet::kChunkBytes}, Case{4, StateSet::kChunkBytes}, Case{8, StateSet::kChunkBytes},
+                                          Case{17, StateSet::kChunkBytes}, Case{257, StateSet::kChunkBytes}, Case{1, 8}, Case{4, 64}}) {
     const std::uint32_t n = width == 257 ? 5'000 : 40'000;
     std::vector<std::uint16_t> pcs(width, 0);
-    StateSet set(width);
+    StateSet set(width, chunk_bytes);
     std::uint32_t growths = 0;
     for (std::uint32_t i = 0; i < n; ++i) {
       pcs[0] = static_cast<std::uint16_t>(i);

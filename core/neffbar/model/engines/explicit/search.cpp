@@ -41,7 +41,8 @@ Counterexample rebuild(const Compiled& c, const std::vector<std::uint32_t>& pare
     // Steps before the last go on past a broken guarantee, as the search did (collect_all):
     // stopping there would drop the rest of the block from the trace (found by the
     // reference checker: a global finding through an UNSAFE block did not replay).
-    const BlockResult r = run_block(c, x.data(), p, c.blocks[p].end(x[p]), vals, {true, true, !final_step, &cex.trace, ++step});
+    const BlockResult r = run_block(c, x.data(), p, c.blocks[p].end(x[p]), vals,
+                                    {.messages = true, .keep_going = !final_step, .trace = &cex.trace, .step = ++step});
     if (final_step) {
       if (f.kind == Verdict::GlobalUnsafe) {
         cex.what = r.global_what;

@@ -19,10 +19,13 @@ namespace neffbar::model::detail {
 // stop before the memory budget is passed.
 class StateSet {
  public:
+  static constexpr std::size_t kChunkBytes = std::size_t{1} << 16;
   // Starts small (most checks are small; a big first table costs page faults on every
   // call) and doubles at half load.
-  explicit StateSet(std::uint32_t width) : width_(width), table_(1u << 8, 0) {
-    while (shift_ > 0 && (std::size_t{2} << shift_) * std::max(width_, 1u) > kChunkBytes) --shift_;
+  // chunk_bytes: the pcs a chunk holds at most (tests: small, so growing the list of
+  // chunks is the costliest step of an insert).
+  explicit StateSet(std::uint32_t width, std::size_t chunk_bytes = kChunkBytes) : width_(width), table_(1u << 8, 0) {
+    while (shift_ > 0 && (std::size_t{2} << shift_) * std::max(width_, 1u) > chunk_bytes) --shift_;
   }
 
   // (index, inserted)
@@ -88,7 +91,6 @@ class StateSet {
   }
 
  private:
-  static constexpr std::size_t kChunkBytes = std::size_t{1} << 16;
   [[nodiscard]] NEFFBAR_HOT_LOOP std::uint64_t hash(const std::uint16_t* pcs) const {
     std::uint64_t h = 0x9E3779B97F4A7C15ull ^ width_;
     for (std::uint32_t i = 0; i < width_; ++i) {

@@ -85,7 +85,7 @@ class StateSet {
     if (chunk) step((std::uint64_t{width_} << shift_) * 2, (std::uint64_t{width_} << shift_) * 2);
     if (reserve) {
       step(grown * 4, (grown - parent_.capacity()) * 4);
-      step(grown * 2, (grown - via_.capacity()) * 2);
+      peak = std::max(peak, at + grown * 2);  // via_'s: the insert's last allocation
     }
     return peak;
   }

@@ -55,7 +55,7 @@ Sweep sweep(const CutInput& in, const std::string& what) {
     ++s.points;
     s.changed += c->res.verdict == Verdict::Budget && full->res.verdict != Verdict::Budget;
     ++s.phases[phase_of(c->res)];
-    const std::string wrong = cut_disagreement(*full, *c, in.composed, in.budget == CutBudget::Memory ? k : UINT64_MAX);
+    const std::string wrong = cut_disagreement(*full, *c, in, k);
     EXPECT_EQ(wrong, "") << what << ", cut at " << k << " (" << points.size() << " points): " << verdict_name(c->res.verdict)
                          << " (uncut " << verdict_name(full->res.verdict) << "), note: " << c->res.note;
     const bool uncut = c->res.verdict == full->res.verdict;

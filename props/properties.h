@@ -740,11 +740,11 @@ inline std::vector<std::uint64_t> cut_points(const CutInput& in, const CutRun& f
 
 // What one cut run gets wrong against the uncut one ("" when nothing); `max_memory`: the
 // memory budget it ran under (UINT64_MAX: none).
-inline std::string cut_disagreement(const CutRun& full, const CutRun& cut, bool composed,
-                                    std::uint64_t max_memory = UINT64_MAX) {
+inline std::string cut_disagreement(const CutRun& full, const CutRun& cut, const CutInput& in, std::uint64_t at) {
   const CheckResult &f = full.res, &c = cut.res;
-  if (max_memory != UINT64_MAX && c.engine == Engine::Explicit &&
-      memory_steps(cut.sys, c.states).peak_with(c.states) > max_memory) {
+  const bool composed = in.composed;
+  if (in.budget == CutBudget::Memory && at != UINT64_MAX && c.engine == Engine::Explicit &&
+      memory_steps(cut.sys, c.states).peak_with(c.states) > at) {
     return "the search's memory never passes its budget";
   }
   if (c.verdict != f.verdict && c.verdict != Verdict::Budget) return "the verdict is the uncut one or BUDGET";
@@ -760,6 +760,19 @@ inline std::string cut_disagreement(const CutRun& full, const CutRun& cut, bool 
   if (c.cex && !replay(cut.sys, *c.cex)) return "the counterexample replays";
   if (c.global_finding && !replay(cut.sys, *c.global_finding)) return "the global finding replays";
   if (c.found_mask != 0 && !c.cex && !c.global_finding) return "what was found before the cut is reported";
+  if ((c.cex && !(c.found_mask & bit(c.cex->kind))) || (c.global_finding && !(c.found_mask & bit(Verdict::GlobalUnsafe)))) {
+    return "what is reported is in the mask of what was found";
+  }
+  if (c.verdict == Verdict::Budget && c.global_finding && !(c.cex && c.cex->kind == Verdict::GlobalUnsafe)) {
+    return "a global finding in hand at BUDGET is the counterexample";
+  }
+  if (!c.exhaustive && c.global_finding && c.global != GlobalStatus::Broken) return "a global finding in hand says BROKEN";
+  if (c.verdict == Verdict::Budget && !c.global_finding &&
+      (c.global == GlobalStatus::Holds || c.global == GlobalStatus::Broken || c.global == GlobalStatus::NotReached)) {
+    return "a cut run with no global finding claims nothing of the global property";  // UNKNOWN, or random's NOT_REFUTED
+  }
+  const bool timed_out = c.note.find("time budget") != std::string::npos;
+  if (c.verdict == Verdict::Budget && timed_out != (in.budget == CutBudget::Time)) return "the note names the budget that ran out";
   if (composed && c.broke_in_round != f.broke_in_round &&
       !(c.broke_in_round == 0 && (c.verdict == Verdict::Budget || c.note.find("not measured") != std::string::npos))) {
     return "the round it broke in is the uncut one, or not measured and said so";
@@ -782,7 +795,7 @@ inline void budget_cuts_are_honest(const CutInput& in, const CutImpl& impl, Judg
   const std::optional<CutRun> c1 = run_cut(in, impl, k1), c2 = run_cut(in, impl, k2);
   j.require(c1 && c2, "a cut run answers as the uncut one does");
   for (const auto& [c, k] : {std::pair{&*c1, k1}, std::pair{&*c2, k2}}) {
-    const std::string wrong = cut_disagreement(*full, *c, in.composed, in.budget == CutBudget::Memory ? k : UINT64_MAX);
+    const std::string wrong = cut_disagreement(*full, *c, in, k);
     if (!wrong.empty()) j.fail(wrong);
   }
   j.require(!(c1->res.verdict == full->res.verdict && c2->res.verdict != full->res.verdict),

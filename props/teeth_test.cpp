@@ -289,6 +289,36 @@ TEST(Teeth, BudgetCutsACutRunCalledExact) {  // a run the budget ended that foun
   })));
 }
 
+TEST(Teeth, BudgetCutsAFindingLeftOutOfTheMask) {
+  EXPECT_TRUE(property_fails("what is reported is in the mask of what was found", cuts_with([](CheckResult& r) {
+    if (r.verdict == Verdict::Budget) r.found_mask &= ~bit(Verdict::GlobalUnsafe);
+  })));
+}
+
+TEST(Teeth, BudgetCutsAGlobalFindingNotMadeTheCounterexample) {
+  EXPECT_TRUE(property_fails("a global finding in hand at BUDGET is the counterexample", cuts_with([](CheckResult& r) {
+    if (r.verdict == Verdict::Budget && r.global_finding) r.cex.reset();
+  })));
+}
+
+TEST(Teeth, BudgetCutsAGlobalFindingLeftUnknown) {
+  EXPECT_TRUE(property_fails("a global finding in hand says BROKEN", cuts_with([](CheckResult& r) {
+    if (r.verdict == Verdict::Budget && r.global_finding) r.global = GlobalStatus::Unknown;
+  })));
+}
+
+TEST(Teeth, BudgetCutsNothingFoundCalledBroken) {
+  EXPECT_TRUE(property_fails("a cut run with no global finding claims nothing of the global property", cuts_with([](CheckResult& r) {
+    if (r.verdict == Verdict::Budget && !r.global_finding) r.global = GlobalStatus::Broken;
+  })));
+}
+
+TEST(Teeth, BudgetCutsTheWrongBudgetNamed) {
+  EXPECT_TRUE(property_fails("the note names the budget that ran out", cuts_with([](CheckResult& r) {
+    if (const auto at = r.note.find("time budget exhausted"); at != std::string::npos) r.note.replace(at, 4, "instruction");
+  })));
+}
+
 TEST(Teeth, BudgetCutsMemoryOvershotByAGrowthStep) {  // the budget checked after the table grows, not before
   CutImpl broken;
   broken.decide = [](const System& sys, const EngineOptions& o) -> Result<CheckResult> {

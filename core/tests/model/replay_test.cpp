@@ -3,7 +3,8 @@
 // rejecting everything fails here) beside corrupted ones it must reject -- a DEADLOCK
 // where someone can still move, a NOT_REUSABLE that stops before everyone finished or
 // ends at the initial values, an UNSAFE whose culprit had arrived, a GLOBAL_UNSAFE with
-// everybody arrived, an OVERFLOW that does not overflow, and steps that cannot run.
+// everybody arrived, an OVERFLOW that does not overflow, steps that cannot run, and
+// step numbers that do not count 1, 2, ...
 #include <gtest/gtest.h>
 
 #include <limits>
@@ -113,6 +114,21 @@ TEST(Replay, EveryStepMustBeTheNextRunnableInstruction) {
   EXPECT_FALSE(replay(two, cex(Verdict::GlobalUnsafe, {{0, 0}, {1, 0}, {2, 0}, {2, 1}, {2, 2}})));
   // An OK verdict is no counterexample, whatever the trace.
   EXPECT_FALSE(replay(sys, cex(Verdict::Ok, {{0, 0}})));
+}
+
+TEST(Replay, StepsAreNumberedFromOneWithoutGaps) {
+  // p1 departs once p0's increment let it through; the entries of one atomic step share it.
+  const System sys = make(1, {{inc(0), arrive()}, {wait(0), arrive(), depart()}}, {{}, {}});
+  Counterexample c = cex(Verdict::GlobalUnsafe, {{0, 0}, {1, 0}, {1, 1}, {1, 2}});
+  ASSERT_TRUE(replay(sys, c));
+  c.trace[2].step = c.trace[3].step = 2;  // p1's wait, ARRIVE and DEPART as one block
+  c.trace[1].step = 2;
+  EXPECT_TRUE(replay(sys, c)) << "one atomic step's entries share its number";
+  for (const auto& [entry, step] : {std::pair{0, 0u}, {0, 2u}, {1, 3u}, {2, 1u}, {3, 5u}}) {
+    Counterexample bad = cex(Verdict::GlobalUnsafe, {{0, 0}, {1, 0}, {1, 1}, {1, 2}});
+    bad.trace[static_cast<std::size_t>(entry)].step = step;
+    EXPECT_FALSE(replay(sys, bad)) << "entry " << entry << " numbered " << step;
+  }
 }
 
 // The one printer of a system (failure messages of the tests and of rapidcheck): every

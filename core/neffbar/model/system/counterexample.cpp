@@ -47,6 +47,8 @@ bool replay(const System& sys, const Counterexample& cex) {
   for (std::size_t i = 0; i < cex.trace.size(); ++i) {
     const TraceEntry& e = cex.trace[i];
     if (e.proc >= P || pcs[e.proc] != e.pc || e.pc >= sys.procs[e.proc].program.size()) return false;
+    // Steps are numbered from 1, one atomic step after the other (its entries share it).
+    if (e.step != (i == 0 ? 1 : cex.trace[i - 1].step) && (i == 0 || e.step != cex.trace[i - 1].step + 1)) return false;
     const bool last = i + 1 == cex.trace.size();
     const Process& pr = sys.procs[e.proc];
     const Instr& in = pr.program[e.pc];

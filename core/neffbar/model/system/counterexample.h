@@ -23,7 +23,8 @@ std::string deadlock_what(const System& sys, std::span<const std::uint32_t> pcs,
 std::string residue_what(const System& sys, std::span<const std::int32_t> vals);
 
 // Replays a counterexample from the initial state, one instruction per entry: true when
-// every entry is the next instruction of its process, enabled, and the run ends in the
+// every entry is the next instruction of its process, in steps numbered 1, 2, ... (the
+// entries of one atomic step share its number), enabled, and the run ends in the
 // violation it claims (the DEPART, the overflow, the dead state or the residues).  A
 // DEPART before the last entry is a step like any other: a run may pass an earlier
 // violation on its way to the one it shows.

@@ -112,7 +112,7 @@ class PctRun {
     const Instr& in = next(p);
     const std::int32_t before = in.marker == Marker::None ? vals_[in.op.sema] : 0;
     if (trace) {
-      run_block(c_, pcs_.data(), p, pcs_[p] + 1u, vals_, {true, true, false, trace, static_cast<std::uint32_t>(steps_ + 1)});
+      run_block(c_, pcs_.data(), p, pcs_[p] + 1u, vals_, {.keep = true, .trace = trace, .step = static_cast<std::uint32_t>(steps_ + 1)});
     } else if (in.marker == Marker::None) {
       (void)apply(vals_, in.op, c_.sys.compare);
     }

@@ -322,6 +322,27 @@ void expect_progress_every_second(const char* engine, const std::vector<std::pai
   EXPECT_GT(calls.back().first, 0u) << engine << ": the work is counted";
 }
 
+TEST(Budgets, RandomProgressBetweenSchedulesCountsTheSchedulesBefore) {
+  // Schedules shorter than a poll cadence read the clock once inside (the first poll)
+  // and once before each: there the work so far is the whole schedules run.
+  const Lowered l = composed(1, 2, true);
+  const std::uint64_t n = instruction_count(l.system);
+  std::vector<std::uint64_t> counts;
+  auto reads = std::make_shared<std::uint64_t>(0);
+  CommonOptions o;
+  o.max_seconds = 1e9;
+  o.clock = ticking(reads);
+  o.progress = [&](std::uint64_t work, double) { counts.push_back(work); };
+  const CheckResult r = random_check(l.system, 20, 1, 3, o);
+  ASSERT_FALSE(failing(r.verdict)) << r.note;
+  EXPECT_EQ(r.instructions, 20 * n) << "every schedule runs every instruction";
+  ASSERT_GE(counts.size(), 8u);
+  for (std::size_t i = 1; i < counts.size(); ++i) {
+    EXPECT_EQ(counts[i] % n, 0u) << "call " << i << ": " << counts[i] << " of schedules of " << n;
+    EXPECT_LE(counts[i], r.instructions) << "call " << i;
+  }
+}
+
 TEST(Budgets, EveryEngineReportsProgressOnceASecondOfItsClock) {
   const Lowered l = composed(16, 4, true, 100);
   std::vector<std::pair<std::uint64_t, double>> calls;

@@ -164,5 +164,29 @@ TEST(RandomSchedules, TheGlobalLineIsNotReachedOnlyWhenNobodyDeparted) {
   EXPECT_EQ(line(unsafe), GlobalStatus::NotRefuted);
 }
 
+// Processes of markers only, on no semaphore: nothing is read past the (empty) values.
+TEST(RandomSchedules, ASystemWithoutSemaphoresRunsItsMarkers) {
+  const System s = make(0, {{arrive(), depart(), arrive(1), depart(1)}}, {}, 2);
+  const CheckResult r = random_check(s, 3, 1);
+  EXPECT_FALSE(failing(r.verdict)) << r.note;
+  EXPECT_EQ(r.instructions, 3u * 4u);
+}
+
+// The global property counts the participants' arrivals only: a non-participant that
+// arrived first does not stand in for the participant that never does.  p2 (not a
+// participant) arrives and lets p0 through; p0 departs before p1, which waits for
+// nothing that comes, arrives: every schedule breaks the global property.
+TEST(RandomSchedules, ANonParticipantsArrivalDoesNotStandInForAParticipants) {
+  System s = make(2, {{wait(1), arrive(), depart()}, {wait(0), arrive(), depart()}, {arrive(), inc(1)}});
+  s.procs[2].participant = false;
+  for (std::uint64_t seed = 1; seed <= 5; ++seed) {
+    const CheckResult r = random_check(s, 4, seed);
+    EXPECT_EQ(r.verdict, Verdict::Deadlock) << "seed " << seed;
+    EXPECT_EQ(r.global, GlobalStatus::Broken) << "seed " << seed;
+    ASSERT_TRUE(r.global_finding.has_value()) << "seed " << seed;
+    EXPECT_TRUE(replay(s, *r.global_finding));
+  }
+}
+
 }  // namespace
 }  // namespace neffbar::model

@@ -138,9 +138,10 @@ class PctRun {
       ++run_[p];
     }
     if (pcs_[p] >= c_.len[p]) clear_ready(p);
-    for (; next_change_ < changes_.size() && changes_[next_change_].first <= steps_; ++next_change_) {
+    // In step order, each taken at its step: none is left behind an earlier step.
+    for (; next_change_ < changes_.size() && changes_[next_change_].first == steps_; ++next_change_) {
       const std::uint32_t k = changes_[next_change_].second;
-      if (changes_[next_change_].first == steps_ && plan_.at_change == PctChange::Lower) {  // lower than every initial priority
+      if (plan_.at_change == PctChange::Lower) {  // lower than every initial priority
         clear_ready(p);
         by_prio_[plan_.prio[p]] = kNone;
         plan_.prio[p] = k;

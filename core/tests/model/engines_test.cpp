@@ -412,6 +412,16 @@ TEST(Promela, ARepeatedBodyIsOneLoopOverIt) {
   System mixed = repeated(2, 1);
   mixed.procs[1].program = Program(mixed.procs[1].program.written_out());
   EXPECT_EQ(to_promela(mixed, false).find("rnd"), std::string::npos);
+  // The same count of runs, but one process's run spans two rounds: no common loop.
+  System spans = repeated(2, 2);
+  spans.procs[1].program = Program::repeated(spans.procs[1].program.body(), 2, 1);
+  EXPECT_EQ(promela_loop_runs(spans), 1u);
+  EXPECT_EQ(to_promela(spans, false).find("rnd"), std::string::npos);
+  EXPECT_EQ(promela_loop_runs(System{}), 1u) << "no process: nothing to loop";
+  // A guarantee naming no process is no guarantee, as in every engine.
+  System stray = repeated(1, 1), none = repeated(1, 1);
+  stray.procs[1].guarantee = {0, 2, 7};
+  EXPECT_EQ(to_promela(stray, false), to_promela(none, false));
 }
 
 // run_block's contract (block.h): a block that is blocked or fails leaves the values as

@@ -53,6 +53,11 @@ void expect_agree(const System& s, const std::string& what) {
   if (p.global_finding) {
     EXPECT_TRUE(replay(s, *p.global_finding)) << what << "\n" << format_counterexample(s, *p.global_finding);
   }
+  // A GLOBAL_UNSAFE shows the round it broke in: the earliest finding, not just any.
+  if (p.verdict == Verdict::GlobalUnsafe && p.broke_in_round != 0 && p.cex && !p.cex->trace.empty()) {
+    const TraceEntry& last = p.cex->trace.back();
+    EXPECT_EQ(s.procs[last.proc].program[last.pc].round + 1u, p.broke_in_round) << what << "\n" << format_counterexample(s, *p.cex);
+  }
   EXPECT_EQ(failing(p.verdict), failing(e.verdict)) << what;
   if (std::popcount(e.found_mask) <= 1) {
     EXPECT_EQ(p.verdict, explicit_search(s).verdict) << what;

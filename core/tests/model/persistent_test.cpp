@@ -215,6 +215,27 @@ TEST(Persistent, TheGlobalFindingIsTheOneOfTheFewestRounds) {
   expect_agree(s, "two global-only findings");
 }
 
+// With no UNSAFE, a candidate (a departer with a guarantee, global-only as it stands) and
+// a finding of a departer with no guarantee: p0 may leave round 0 before p3 arrives, and
+// p4, guaranteeing nobody, leaves round 1 before p1 arrives in it.  The earlier of the
+// two, p0's of round 0, is the one reported.
+TEST(Persistent, TheGlobalFindingIsTheEarlierOfACandidateAndAFindingWithoutGuarantee) {
+  const System s = make(2,
+                        {{arrive(0), wait(0), wait(1), depart(0)},
+                         {arrive(0), inc(1), arrive(1)},
+                         {arrive(0), inc(0)},
+                         {arrive(0)},
+                         {arrive(1), depart(1)}},
+                        {{1}}, /*rounds=*/2);
+  for (bool all : {true, false}) {
+    const CheckResult r = persistent(s, all);
+    ASSERT_EQ(r.verdict, Verdict::GlobalUnsafe) << all;
+    ASSERT_TRUE(r.cex.has_value()) << all;
+    expect_round0_finding_past(s, *r.cex, 3);
+  }
+  expect_agree(s, "a candidate before a finding without guarantee");
+}
+
 // The same beside an UNSAFE, where global-only candidates are refined: p0 may leave
 // round 0 before p1 (its guarantee) arrives, and before p2 or p3.  Refined (p1 arrived),
 // passing p3 needs one round (p2 releases p1) and passing p2 two (p3's round-1 increment

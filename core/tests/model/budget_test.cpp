@@ -56,6 +56,18 @@ TEST(Budgets, ADeadlineReadsTheClockOncePerCadenceOfUnitPolls) {
   EXPECT_EQ(d.reads(), 4u);
 }
 
+// A cadence below one (no caller means it) is one: every poll of work reads the clock,
+// and a poll of no work, as with cadence 1, reads nothing.
+TEST(Budgets, ACadenceBelowOneIsOne) {
+  for (const std::int64_t cadence : {std::int64_t{0}, std::int64_t{-7}}) {
+    Deadline d(10, [] { return 0.0; }, {}, cadence);
+    for (int i = 0; i < 5; ++i) EXPECT_FALSE(d.poll());
+    EXPECT_EQ(d.reads(), 5u) << cadence;
+    EXPECT_FALSE(d.poll(0));
+    EXPECT_EQ(d.reads(), 5u) << cadence;
+  }
+}
+
 TEST(Budgets, TheSymmetryCanonicalisationPollsTheClock) {
   // 64x4 host-CC: 257 processes, a symmetry group of 1536; one canonicalisation is
   // ~50 k units of work, so the search must read the clock between successors, not

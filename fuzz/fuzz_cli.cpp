@@ -284,6 +284,18 @@ struct Objects {
   bool fifo = false;         // @fifo (any number of them)
 };
 
+// What `compose -o` made of @out-file (a directory where the next input may expect a file)
+// or of @dir while it was empty (an earlier compose's output, which the next compose
+// would replace): gone, so that a run never depends on the inputs before it.
+void forget_compose_output() {
+  std::error_code ignored;
+  if (std::filesystem::is_directory(scratch() / "out", ignored)) std::filesystem::remove_all(scratch() / "out", ignored);
+  if (!std::filesystem::exists(scratch() / "manifest.json", ignored)) return;
+  for (const auto& e : std::filesystem::directory_iterator(scratch(), ignored)) {
+    if (e.path().filename() != "fifo") std::filesystem::remove_all(e.path(), ignored);
+  }
+}
+
 // Expands the @ words (header comment); false: the input names a file it may not.
 bool expand_objects(std::vector<std::string>& words, Objects& objects) {
   using neffbar::fuzz::CliObject;
@@ -377,6 +389,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     const Redirect r(in, out, err);
     rc = neffbar::cli::run(static_cast<int>(words.size()), argv.data());
   }  // the writer has stopped and closed its end of the FIFO
+  forget_compose_output();
 
   require(rc >= 0 && rc <= 5, "the exit code is one of the documented ones (0..5)");
   const std::string e = err.str();

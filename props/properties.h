@@ -678,7 +678,7 @@ inline std::optional<CutRun> run_cut(const CutInput& in, const CutImpl& impl, st
   o.check.clock = clock;
   CutRun out;
   if (in.composed) {
-    Result<ScenarioResult> r = impl.scenario(Scenario{in.topo, Hypotheses{}, o, {}});
+    Result<ScenarioResult> r = impl.scenario(Scenario{in.topo, Hypotheses{}, o, {}, std::nullopt});
     if (!r) return std::nullopt;
     out.sys = std::move(r->system);
     out.res = std::move(r->result);

@@ -66,6 +66,7 @@ int run(int argc, char** argv, model::SecondsClock clock) {
     add_model_commands(app, r);
   }
   for (CLI::App* sub : app.get_subcommands({})) {
+    if (sub->get_option_no_throw("--output") != nullptr) continue;  // its own (compose: a directory)
     sub->add_option("-o,--output", r.output,
                     "Write the result to FILE, whole or not at all (a temporary beside it, then rename); "
                     "default: stdout");
@@ -92,7 +93,7 @@ int run(int argc, char** argv, model::SecondsClock clock) {
     result = captured.text();
   }
   if (rc == code(Exit::Invalid) || rc == code(Exit::Usage)) return rc;  // nothing written on error
-  if (!r.to_stdout()) {
+  if (!r.to_stdout() && !r.output_written) {
     if (const auto failed = write_file_atomically(r.output, result)) {
       error_line(r.output, *failed);
       return code(Exit::Invalid);

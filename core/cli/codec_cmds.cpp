@@ -20,6 +20,7 @@
 #include "neffbar/hex.h"
 #include "neffbar/json_log.h"
 #include "neffbar/lint.h"
+#include "neffbar/model/scenarios/composed_files.h"
 #include "neffbar/search.h"
 
 namespace neffbar::cli {
@@ -166,16 +167,34 @@ struct DiffPair {
   std::vector<FieldDiff> differences;
 };
 
-// The regular files of a directory, by name; nullopt when `path` is no directory.
-std::optional<std::vector<std::string>> image_names(const std::string& path) {
-  std::error_code ec;
-  if (!std::filesystem::is_directory(path, ec)) return std::nullopt;
+// The images a diff argument names: a directory's regular files by name, or, where the
+// directory holds compose's manifest.json (or the argument is such a manifest), the
+// manifest's leader images.  nullopt when `path` is one image.
+struct ImageSet {
+  std::filesystem::path dir;
   std::vector<std::string> names;
-  for (const auto& e : std::filesystem::directory_iterator(path, ec)) {
-    if (e.is_regular_file(ec) && !e.path().filename().string().starts_with(".")) names.push_back(e.path().filename().string());
+};
+
+Result<std::optional<ImageSet>> image_set(const std::string& path) {
+  namespace fs = std::filesystem;
+  std::error_code ec;
+  const Result<std::optional<ManifestAt>> m = find_manifest(path);
+  if (!m) return m.error();
+  if (*m) {
+    ImageSet s{(*m)->dir, {}};
+    for (const model::ManifestEntry& e : (*m)->manifest.entries) {
+      if (e.role == model::FileRole::Leader) s.names.push_back(e.file);
+    }
+    std::sort(s.names.begin(), s.names.end());
+    return std::optional<ImageSet>(std::move(s));
   }
-  std::sort(names.begin(), names.end());
-  return names;
+  if (!fs::is_directory(path, ec)) return std::optional<ImageSet>();
+  ImageSet s{path, {}};
+  for (const auto& e : fs::directory_iterator(path, ec)) {
+    if (e.is_regular_file(ec) && !e.path().filename().string().starts_with(".")) s.names.push_back(e.path().filename().string());
+  }
+  std::sort(s.names.begin(), s.names.end());
+  return std::optional<ImageSet>(std::move(s));
 }
 
 nlohmann::json diff_json(const std::vector<DiffPair>& pairs, const std::vector<std::string>& only_a,
@@ -209,27 +228,33 @@ nlohmann::json diff_json(const std::vector<DiffPair>& pairs, const std::vector<s
 
 void add_diff(CLI::App& app, Run& run) {
   auto* cmd = app.add_subcommand(
-      "diff", "Compare two config images field by field (or two directories of them, paired by file name); exit 5 when they differ");
+      "diff", "Compare two config images field by field (or two directories or compose manifests of them, paired by file "
+              "name; a compose directory's leader images only); exit 5 when they differ");
   auto opts = std::make_shared<std::tuple<std::string, std::string, bool>>();
-  cmd->add_option("A", std::get<0>(*opts), "Config image (0x128 bytes) or a directory of them, - for stdin")->required();
-  cmd->add_option("B", std::get<1>(*opts), "Config image or directory to compare with A")->required();
+  cmd->add_option("A", std::get<0>(*opts), "Config image (0x128 bytes), a directory of them or compose's manifest.json, - for stdin")->required();
+  cmd->add_option("B", std::get<1>(*opts), "Config image, directory or manifest to compare with A")->required();
   cmd->add_flag("--json", std::get<2>(*opts), "One JSON object: pairs (a, b, differences), only_in_a, only_in_b, equal");
   cmd->callback([opts, &run] {
     const auto& [a, b, json] = *opts;
-    const auto dir_a = image_names(a), dir_b = image_names(b);
+    const auto set_a = image_set(a);
+    if (!set_a) return void(run.exit_code = fail_input(set_a.error(), a));
+    const auto set_b = image_set(b);
+    if (!set_b) return void(run.exit_code = fail_input(set_b.error(), b));
+    const std::optional<ImageSet>&dir_a = *set_a, &dir_b = *set_b;
     if (dir_a.has_value() != dir_b.has_value()) {
       const std::string& dir = dir_a ? a : b;
-      return void(run.exit_code = fail_input(Error{Errc::InvalidArgument, dir, "an image beside an image, or a directory beside a directory",
-                                                   "a directory beside an image"}, dir));
+      return void(run.exit_code = fail_input(Error{Errc::InvalidArgument, dir, "an image beside an image, or a directory (or manifest) beside another",
+                                                   "a set of images beside one image"}, dir));
     }
     std::vector<std::pair<std::string, std::string>> paths;
     std::vector<std::string> only_a, only_b;
     if (dir_a) {
-      std::set_difference(dir_a->begin(), dir_a->end(), dir_b->begin(), dir_b->end(), std::back_inserter(only_a));
-      std::set_difference(dir_b->begin(), dir_b->end(), dir_a->begin(), dir_a->end(), std::back_inserter(only_b));
+      const std::vector<std::string>&na = dir_a->names, &nb = dir_b->names;
+      std::set_difference(na.begin(), na.end(), nb.begin(), nb.end(), std::back_inserter(only_a));
+      std::set_difference(nb.begin(), nb.end(), na.begin(), na.end(), std::back_inserter(only_b));
       std::vector<std::string> both;
-      std::set_intersection(dir_a->begin(), dir_a->end(), dir_b->begin(), dir_b->end(), std::back_inserter(both));
-      for (const std::string& n : both) paths.emplace_back((std::filesystem::path(a) / n).string(), (std::filesystem::path(b) / n).string());
+      std::set_intersection(na.begin(), na.end(), nb.begin(), nb.end(), std::back_inserter(both));
+      for (const std::string& n : both) paths.emplace_back((dir_a->dir / n).string(), (dir_b->dir / n).string());
     } else {
       paths.emplace_back(a, b);
     }

@@ -17,6 +17,7 @@ namespace neffbar::cli {
 struct Run {
   int exit_code = 0;
   std::string output;
+  bool output_written = false;  // the command wrote --output itself (compose: a directory); stdout gets its text
   model::SecondsClock clock;  // since the command started: what --max-seconds bounds
   [[nodiscard]] bool to_stdout() const { return output.empty() || output == "-"; }
 };

@@ -130,4 +130,43 @@ Result<std::string> read_json_text(const std::string& path) {
   return std::move(in->data);
 }
 
+Result<std::optional<ManifestAt>> find_manifest(const std::string& path) {
+  namespace fs = std::filesystem;
+  std::error_code ec;
+  fs::path manifest;
+  if (fs::is_directory(path, ec)) {
+    manifest = fs::path(path) / std::string(model::kManifestName);
+    if (!fs::exists(manifest, ec)) return std::optional<ManifestAt>();
+  } else if (path.ends_with(".json")) {
+    manifest = path;
+  } else {
+    return std::optional<ManifestAt>();
+  }
+  const Result<std::string> text = read_json_text(manifest.string());
+  if (!text) return text.error();
+  Result<model::Manifest> m = model::read_manifest(*text);
+  if (!m) {
+    if (manifest.string() == path) return m.error();
+    return Error{m.error().code, std::string(model::kManifestName) + ": " + m.error().where, m.error().expected, m.error().got};
+  }
+  return std::optional<ManifestAt>(ManifestAt{manifest.parent_path(), std::move(*m)});
+}
+
+Result<std::vector<std::string>> read_manifest_files(const ManifestAt& m) {
+  std::vector<std::string> out;
+  for (const model::ManifestEntry& e : m.manifest.entries) {
+    const std::string path = (m.dir / e.file).string();
+    const std::size_t limit = e.role == model::FileRole::Leader ? kConfigSize : kMaxJsonBytes;
+    Result<Input> in = read_bounded(path, limit);
+    if (!in) return Error{in.error().code, path + ": " + in.error().where, in.error().expected, in.error().got};
+    if (in->over_limit || (e.role == model::FileRole::Leader && in->data.size() != kConfigSize)) {
+      return Error{Errc::WrongLength, path,
+                   e.role == model::FileRole::Leader ? "a config image of 296 bytes (0x128)" : "a driver context of at most 1 MiB",
+                   in->over_limit ? "more" : std::to_string(in->data.size()) + " bytes"};
+    }
+    out.push_back(std::move(in->data));
+  }
+  return out;
+}
+
 }  // namespace neffbar::cli

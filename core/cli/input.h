@@ -5,11 +5,14 @@
 #pragma once
 
 #include <cstddef>
+#include <filesystem>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "neffbar/codec.h"
 #include "neffbar/error.h"
+#include "neffbar/model/scenarios/composed_files.h"
 
 namespace neffbar::cli {
 
@@ -31,5 +34,20 @@ Result<ConfigBytes> read_config(const std::string& path);
 
 // A JSON log: at most kMaxJsonBytes.
 Result<std::string> read_json_text(const std::string& path);
+
+// compose's manifest (composed_files.h) and the directory its files are in.
+struct ManifestAt {
+  std::filesystem::path dir;
+  model::Manifest manifest;
+};
+
+// The manifest `path` names: a directory holding manifest.json, or a file ending .json.
+// nullopt when `path` is neither (an image, or a directory without a manifest).  An
+// error names the manifest's key; fail_input names `path`.
+Result<std::optional<ManifestAt>> find_manifest(const std::string& path);
+
+// The content of each of the manifest's files, in its order (model::composition_of):
+// leader images exactly 0x128 bytes, driver contexts at most 1 MiB.  An error names the file.
+Result<std::vector<std::string>> read_manifest_files(const ManifestAt& m);
 
 }  // namespace neffbar::cli

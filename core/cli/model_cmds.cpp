@@ -16,9 +16,11 @@
 #include "exit.h"
 #include "input.h"
 #include "options.h"
+#include "output.h"
 #include "neffbar/model/scenarios/matrix.h"
 #include "neffbar/report/matrix_report.h"
 #include "neffbar/model/exports/promela.h"
+#include "neffbar/model/scenarios/composed_files.h"
 #include "neffbar/model/scenarios/scenario.h"
 
 namespace neffbar::cli {
@@ -376,13 +378,39 @@ void add_check(CLI::App& app, Run& run) {
   });
 }
 
+// check-configs on compose's files: the manifest's topology and options, each one the
+// command line gives explicitly taking its place; the composition its files make.
+Status from_manifest(const ManifestAt& m, const CLI::App* cc, Scenario& sc) {
+  const Result<std::vector<std::string>> bytes = read_manifest_files(m);
+  if (!bytes) return bytes.error();
+  Result<Composition> comp = composition_of(m.manifest, *bytes);
+  if (!comp) return comp.error();
+  Topology t = m.manifest.topo;
+  Hypotheses h = m.manifest.hyp;
+  if (cc->count("--fabric") > 0) t.fabric = sc.topo.fabric;
+  if (cc->count("--rounds") > 0) t.rounds = sc.topo.rounds;
+  if (cc->count("--lowering") > 0) t.lowering = sc.topo.lowering;
+  if (cc->count("--compare") > 0) h.compare = sc.hyp.compare;
+  if (cc->count("--dec") > 0) h.dec = sc.hyp.dec;
+  if (cc->count("--guarantee") == 0) sc.run.check.guarantee = m.manifest.guarantee;
+  comp->topo = t;
+  sc.topo = t;
+  sc.hyp = h;
+  sc.composition = std::move(*comp);
+  return {};
+}
+
 // check-configs: the same on config files, one leader each.
 void add_check_configs(CLI::App& app, Run& run) {
   auto b = std::make_shared<CheckArgs>();
   auto files = std::make_shared<std::vector<std::string>>();
   auto* cc = app.add_subcommand("check-configs",
-                                "Model-check a system given as config files, one leader each (device barrier only)");
-  cc->add_option("FILE", *files, "Config images (0x128 bytes each)")->required();
+                                "Model-check a system given as config files, one leader each (device barrier only), or as "
+                                "compose's directory or manifest (its topology, host leg and options)");
+  cc->add_option("FILE", *files,
+                 "Config images (0x128 bytes each), or one directory or manifest.json that compose wrote (its options "
+                 "are the defaults; --fabric, --rounds, --lowering, --compare, --dec, --guarantee given here replace them)")
+      ->required();
   cc->add_option("--fabric", b->fabric, enum_choices<Fabric>() + ": the table that gives each step's operation")->capture_default_str();
   add_model_options(cc, *b);
   add_engine_options(cc, *b);
@@ -390,14 +418,23 @@ void add_check_configs(CLI::App& app, Run& run) {
     Result<Scenario> s = to_scenario(*b);
     if (!s) return void(run.exit_code = fail_usage(s.error()));
     if (const Status st = refuse_unused(cc, s->run.engine); !st) return void(run.exit_code = fail_usage(st.error()));
-    std::vector<ConfigBytes> configs;
-    for (const std::string& f : *files) {
-      const Result<ConfigBytes> cfg = read_config(f);
-      if (!cfg) return void(run.exit_code = fail_input(cfg.error(), f));
-      configs.push_back(*cfg);
-    }
     Scenario sc = *s;
-    sc.configs = std::move(configs);
+    std::string title;
+    const Result<std::optional<ManifestAt>> m = files->size() == 1 ? find_manifest(files->front()) : std::optional<ManifestAt>();
+    if (!m) return void(run.exit_code = fail_input(m.error(), files->front()));
+    if (*m) {
+      if (const Status st = from_manifest(**m, cc, sc); !st) return void(run.exit_code = fail_input(st.error(), files->front()));
+      title = scenario_title(sc.topo, sc.hyp) + " (" + files->front() + ")";
+    } else {
+      for (const std::string& f : *files) {
+        const Result<ConfigBytes> cfg = read_config(f);
+        if (!cfg) return void(run.exit_code = fail_input(cfg.error(), f));
+        sc.configs.push_back(*cfg);
+      }
+      title = "configs: " + std::to_string(sc.configs.size()) + " files, fabric " + std::string(fabric_name(sc.topo.fabric)) +
+              ", rounds=" + std::to_string(sc.topo.rounds) + " " + std::string(name(sc.hyp.compare)) + " dec=" +
+              std::string(name(sc.hyp.dec)) + " " + std::string(name(sc.topo.lowering));
+    }
     sc.run.check.clock = run.clock;
     if (!b->json) {
       sc.run.check.progress = [](std::uint64_t n, double t) {
@@ -406,11 +443,7 @@ void add_check_configs(CLI::App& app, Run& run) {
     }
     const Result<ScenarioResult> r = run_scenario(sc);
     if (!r) return void(run.exit_code = fail_input(r.error(), "check-configs"));
-    print_result(*r, b->json,
-                 "configs: " + std::to_string(sc.configs.size()) + " files, fabric " + std::string(fabric_name(sc.topo.fabric)) +
-                     ", rounds=" + std::to_string(sc.topo.rounds) + " " + std::string(name(sc.hyp.compare)) + " dec=" +
-                     std::string(name(sc.hyp.dec)) + " " + std::string(name(sc.topo.lowering)),
-                 sc.run.check.guarantee);
+    print_result(*r, b->json, title, sc.run.check.guarantee);
     run.exit_code = code(not_ok(r->result) ? Exit::Failing : Exit::Ok);
   });
 }
@@ -430,6 +463,42 @@ void add_promela(CLI::App& app, Run& run) {
     if (!sys) return void(run.exit_code = fail_input(sys.error(), "promela"));
     if (const Status st = spin_limits(*sys); !st) return void(run.exit_code = fail_input(st.error(), "promela"));
     std::cout << to_promela(*sys, s->run.check.guarantee == GuaranteeMode::Global);
+    run.exit_code = code(Exit::Ok);
+  });
+}
+
+// compose: the topology's configs as files, with a manifest.
+void add_compose(CLI::App& app, Run& run) {
+  auto ca = std::make_shared<CheckArgs>();
+  auto logs = std::make_shared<bool>(false);
+  auto* cm = app.add_subcommand("compose",
+                                "Write a topology's composed configs to a directory: one image per leader, each chip's "
+                                "driver context, manifest.json (the topology and model options of check)");
+  add_topology_options(cm, *ca);
+  add_model_options(cm, *ca);
+  cm->add_flag("--logs", *logs, "Also write each image's JSON log beside it (chipCC_leaderL.json)");
+  cm->add_option("-o,--output", run.output,
+                 "The directory to write, whole or not at all (a temporary directory beside it, then one rename); "
+                 "an existing one is replaced only when empty or an earlier compose's (it holds manifest.json)")
+      ->required()
+      ->type_name("DIR");
+  cm->callback([ca, logs, &run] {
+    const Result<Scenario> s = to_scenario(*ca);
+    if (!s) return void(run.exit_code = fail_usage(s.error()));
+    if (run.to_stdout()) {
+      return void(run.exit_code = fail_usage(Error{Errc::InvalidArgument, "--output", "a directory (compose writes files)", "'-'"}));
+    }
+    const Result<std::vector<NamedFile>> files = composed_files(*s, *logs);
+    if (!files) return void(run.exit_code = fail_usage(as_option(files.error())));
+    if (const auto failed = write_directory_atomically(run.output, *files)) {
+      error_line(run.output, *failed);
+      return void(run.exit_code = code(Exit::Invalid));
+    }
+    run.output_written = true;
+    const std::uint32_t n = s->topo.chips * s->topo.leaders;
+    std::cout << "wrote " << run.output << ": " << n << " leader image" << (n == 1 ? "" : "s")
+              << (*logs ? " with their logs, " : ", ") << s->topo.chips << " driver context"
+              << (s->topo.chips == 1 ? "" : "s") << ", " << kManifestName << '\n';
     run.exit_code = code(Exit::Ok);
   });
 }
@@ -473,7 +542,8 @@ void add_hypotheses(CLI::App& app, Run& run) {
 
 void add_model_commands(CLI::App& app, Run& run, std::string_view only) {
   add_commands(app, run, only,
-               {{"check", add_check}, {"check-configs", add_check_configs}, {"promela", add_promela}, {"hypotheses", add_hypotheses}});
+               {{"check", add_check}, {"check-configs", add_check_configs}, {"compose", add_compose}, {"promela", add_promela},
+                {"hypotheses", add_hypotheses}});
 }
 
 }  // namespace neffbar::cli

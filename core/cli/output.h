@@ -6,10 +6,13 @@
 
 #include <iostream>
 #include <optional>
+#include <span>
 #include <sstream>
 #include <streambuf>
 #include <string>
 #include <string_view>
+
+#include "neffbar/model/scenarios/composed_files.h"
 
 
 namespace neffbar::cli {
@@ -38,5 +41,14 @@ class CapturedStdout {
 // A device or FIFO (e.g. /dev/stderr) is written to directly, every write checked.
 // Returns the reason when the file could not be written (it is then left as it was).
 [[nodiscard]] std::optional<std::string> write_file_atomically(const std::string& path, std::string_view data);
+
+// Writes `files` as the directory `dir`, whole or not at all: a temporary directory
+// beside it, every file fsynced, then swapped in by one rename (renameat2
+// RENAME_EXCHANGE over an existing one, whose old contents are then removed).  An
+// existing `dir` is replaced only when empty or holding a manifest.json (an earlier
+// compose); anything else is refused, so no user folder is lost.  Returns the reason
+// when `dir` could not be written (it is then left as it was).
+[[nodiscard]] std::optional<std::string> write_directory_atomically(const std::string& dir,
+                                                                    std::span<const model::NamedFile> files);
 
 }  // namespace neffbar::cli

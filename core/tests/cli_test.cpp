@@ -473,12 +473,114 @@ TEST_F(Cli, DiffNamesEachDifferingFieldAndExits5) {
   // What cannot be compared: exit 1, one line naming it; no arguments: usage.
   const Outcome mixed = run("diff '" + (dir_ / "x").string() + "' '" + a.string() + "'");
   EXPECT_EQ(mixed.exit_code, 1);
-  EXPECT_NE(mixed.err.find("a directory beside an image"), std::string::npos) << mixed.err;
+  EXPECT_NE(mixed.err.find("a set of images beside one image"), std::string::npos) << mixed.err;
   const Outcome short_file = run("diff '" + a.string() + "' '" + file("s.bin", "abc").string() + "'");
   EXPECT_EQ(short_file.exit_code, 1);
   EXPECT_NE(short_file.err.find("s.bin"), std::string::npos) << short_file.err;
   EXPECT_EQ(short_file.out, "");
   EXPECT_EQ(run("diff '" + a.string() + "'").exit_code, 2);
+}
+
+// compose writes one image per leader, each chip's context and the manifest; check-configs
+// on that directory decides what check decides on the topology, diff compares two such
+// directories by their manifests' images.
+TEST_F(Cli, ComposeWritesWhatCheckConfigsAndDiffRead) {
+  const std::string topo = "--chips 4 --leaders 2 --host-cc --lowering hierarchical --rounds 3";
+  const fs::path out = dir_ / "composed";
+  const Outcome c = run("compose " + topo + " --logs -o '" + out.string() + "'");
+  ASSERT_EQ(c.exit_code, 0) << c.err;
+  EXPECT_EQ(c.out, "wrote " + out.string() + ": 8 leader images with their logs, 4 driver contexts, manifest.json\n");
+  for (std::uint32_t chip = 0; chip < 4; ++chip) {
+    EXPECT_TRUE(fs::exists(out / ("chip0" + std::to_string(chip) + "_context.bin"))) << chip;
+    for (std::uint32_t l = 0; l < 2; ++l) {
+      const std::string stem = "chip0" + std::to_string(chip) + "_leader" + std::to_string(l);
+      EXPECT_EQ(fs::file_size(out / (stem + ".bin")), 0x128u) << stem;
+      // The log beside it encodes back to the image.
+      const Outcome enc = run("encode '" + (out / (stem + ".json")).string() + "'");
+      EXPECT_EQ(enc.out, slurp(out / (stem + ".bin"))) << stem;
+    }
+  }
+  const nlohmann::json m = nlohmann::json::parse(slurp(out / "manifest.json"));
+  EXPECT_EQ(m["options"]["chips"], 4);
+  EXPECT_EQ(m["options"]["lowering"], "hierarchical");
+  EXPECT_EQ(m["options"]["rounds"], 3);
+  ASSERT_EQ(m["files"].size(), 12u);
+  EXPECT_EQ(m["files"][3]["file"], "chip01_leader1.bin");
+  EXPECT_EQ(m["files"][3]["chip"], 1);
+  EXPECT_EQ(m["files"][3]["leader"], 1);
+  EXPECT_EQ(m["files"][3]["role"], "leader");
+  EXPECT_EQ(m["files"][8]["role"], "driver_context");
+  // The same verdict, kinds, global line, broke-in-round and counterexample either way.
+  const auto essentials = [](const std::string& json) {
+    const nlohmann::json j = nlohmann::json::parse(json);
+    return nlohmann::json{j["verdict"], j["global_property"], j["broke_in_round"], j["counterexample"]["trace"].size(),
+                          j["counterexample"]["what"]};
+  };
+  const Outcome direct = run("check " + topo + " --json");
+  const Outcome files = run("check-configs '" + out.string() + "' --json");
+  EXPECT_EQ(files.exit_code, direct.exit_code) << files.err;
+  EXPECT_EQ(essentials(files.out), essentials(direct.out)) << files.out;
+  EXPECT_EQ(essentials(run("check-configs '" + (out / "manifest.json").string() + "' --json").out), essentials(files.out));
+  // An option given on the command line replaces the manifest's.
+  const Outcome one = run("check-configs '" + out.string() + "' --rounds 1 --json");
+  EXPECT_EQ(essentials(one.out), essentials(run("check --chips 4 --leaders 2 --host-cc --lowering hierarchical --json").out));
+  // diff reads the manifests' images: equal, then the field a changed image differs in.
+  const fs::path other = dir_ / "other";
+  ASSERT_EQ(run("compose " + topo + " -o '" + other.string() + "'").exit_code, 0);
+  EXPECT_EQ(run("diff '" + out.string() + "' '" + other.string() + "'").exit_code, 0);
+  std::string img = slurp(other / "chip02_leader1.bin");
+  img[0x40] = 0;
+  std::ofstream(other / "chip02_leader1.bin", std::ios::binary | std::ios::trunc) << img;
+  const Outcome d = run("diff '" + out.string() + "' '" + (other / "manifest.json").string() + "'");
+  EXPECT_EQ(d.exit_code, 5) << d.err;
+  EXPECT_EQ(d.out.rfind("chip02_leader1.bin: 0x40 device_barrier.barrier_step_config[1].barrier_sema[1]: ", 0), 0u) << d.out;
+  EXPECT_EQ(std::count(d.out.begin(), d.out.end(), '\n'), 1) << d.out;
+  // A changed image is what check-configs decides: a leader signalling another semaphore.
+  EXPECT_NE(essentials(run("check-configs '" + other.string() + "' --json").out), essentials(direct.out));
+}
+
+// -o names a directory, written whole or not at all; only an earlier compose's output
+// (or an empty directory) is replaced, and a manifest that does not describe a topology
+// is named by its key.
+TEST_F(Cli, ComposeReplacesOnlyItsOwnOutputAndCheckConfigsNamesABadManifest) {
+  const fs::path out = dir_ / "c";
+  ASSERT_EQ(run("compose --chips 2 --leaders 2 -o '" + out.string() + "'").exit_code, 0);
+  ASSERT_EQ(run("compose --chips 1 --leaders 1 -o '" + out.string() + "'").exit_code, 0);
+  EXPECT_FALSE(fs::exists(out / "chip01_leader0.bin")) << "replaced whole, nothing of the old one left";
+  EXPECT_TRUE(fs::exists(out / "chip00_leader0.bin"));
+  const fs::path mine = dir_ / "mine";
+  fs::create_directories(mine);
+  std::ofstream(mine / "notes.txt") << "keep";
+  const Outcome refused = run("compose -o '" + mine.string() + "'");
+  EXPECT_EQ(refused.exit_code, 1);
+  EXPECT_NE(refused.err.find("holds no manifest.json"), std::string::npos) << refused.err;
+  EXPECT_EQ(slurp(mine / "notes.txt"), "keep");
+  EXPECT_EQ(run("compose -o '" + (dir_ / "no" / "such" / "parent").string() + "'").exit_code, 1);
+  EXPECT_FALSE(fs::exists(dir_ / "no"));
+  EXPECT_EQ(run("compose").exit_code, 2);
+  EXPECT_EQ(run("compose -o -").exit_code, 2);
+  EXPECT_EQ(run("compose --chips 65 -o '" + (dir_ / "big").string() + "'").exit_code, 2);
+  EXPECT_FALSE(fs::exists(dir_ / "big"));
+  for (const auto& e : fs::directory_iterator(dir_)) EXPECT_FALSE(e.path().filename().string().starts_with(".")) << e.path();
+  // A manifest missing a leader, a path out of the directory, a missing image.
+  nlohmann::json m = nlohmann::json::parse(slurp(out / "manifest.json"));
+  ASSERT_EQ(run("compose --chips 2 --leaders 2 -o '" + out.string() + "'").exit_code, 0);
+  m = nlohmann::json::parse(slurp(out / "manifest.json"));
+  nlohmann::json missing = m;
+  missing["files"].erase(missing["files"].begin() + 2);
+  const Outcome r1 = run("check-configs '" + file("m1.json", missing.dump()).string() + "'");
+  EXPECT_EQ(r1.exit_code, 1);
+  EXPECT_NE(r1.err.find("none for chip 1 leader 0"), std::string::npos) << r1.err;
+  nlohmann::json escape = m;
+  escape["files"][0]["file"] = "../chip00_leader0.bin";
+  const Outcome r2 = run("check-configs '" + file("m2.json", escape.dump()).string() + "'");
+  EXPECT_EQ(r2.exit_code, 1);
+  EXPECT_NE(r2.err.find("$.files[0].file"), std::string::npos) << r2.err;
+  fs::remove(out / "chip01_leader1.bin");
+  const Outcome r3 = run("check-configs '" + out.string() + "'");
+  EXPECT_EQ(r3.exit_code, 1);
+  EXPECT_NE(r3.err.find("chip01_leader1.bin"), std::string::npos) << r3.err;
+  EXPECT_EQ(r3.out, "");
 }
 
 }  // namespace

@@ -12,6 +12,11 @@ Result<Lowered> build_system(const Scenario& s, std::uint32_t rounds) {
     if (!sys) return sys.error();
     return Lowered{std::move(*sys), {}};
   }
+  if (s.composition) {
+    Composition c = *s.composition;
+    c.topo.rounds = rounds;
+    return lower_with_hints(c, s.hyp);
+  }
   Topology t = s.topo;
   t.rounds = rounds;
   const Result<Composition> comp = compose(t);

@@ -3,6 +3,7 @@
 // fuzz targets all go through here.
 #pragma once
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -18,6 +19,9 @@ struct Scenario {
   // Non-empty: these configs, one leader each (device barrier only, every leader in every
   // guarantee), under topo.fabric, topo.lowering and topo.rounds, instead of composing.
   std::vector<ConfigBytes> configs;
+  // Given (compose's files, as a user may have changed them): lowered as it is under
+  // hyp, at each round count checked, instead of composing topo.
+  std::optional<Composition> composition;
 };
 
 // Where a scenario's time went, in seconds of the steady clock (a report, not a

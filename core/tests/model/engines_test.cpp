@@ -1,5 +1,8 @@
 #include <gtest/gtest.h>
 
+#include <regex>
+#include <tuple>
+
 #include <limits>
 #include <memory>
 
@@ -393,6 +396,9 @@ TEST(Promela, ARepeatedBodyIsOneLoopOverIt) {
   };
   const std::string two = to_promela(repeated(2, 1), false), many = to_promela(repeated(1000, 1), false);
   EXPECT_EQ(count(two, "L1: if"), 2u) << two;  // each process's pc 1, once
+  EXPECT_EQ(promela_loop_runs(repeated(2, 1)), 2u);  // two runs are a loop already
+  EXPECT_NE(two.find(":: rnd < 2 ->"), std::string::npos) << two;
+  EXPECT_EQ(count(two, "L4: if"), 0u) << two;
   EXPECT_EQ(count(many, "L1: if"), 2u) << many;
   EXPECT_EQ(count(many, "L4: if"), 0u) << many;
   EXPECT_NE(many.find("short rnd = 0;\n  do\n  :: rnd < 1000 ->"), std::string::npos) << many;
@@ -422,6 +428,35 @@ TEST(Promela, ARepeatedBodyIsOneLoopOverIt) {
   System stray = repeated(1, 1), none = repeated(1, 1);
   stray.procs[1].guarantee = {0, 2, 7};
   EXPECT_EQ(to_promela(stray, false), to_promela(none, false));
+}
+
+// The header's state-vector bound, where the default 1024 bytes would not do: at least
+// what the model's globals take (an int a semaphore, a byte an arrival flag, 4 bytes a
+// process and its counter), at most a generous 32 bytes a process more, and VECTORSZ
+// its next multiple of 1024.  (What pan really needs is checked by SPIN itself at 253
+// processes: 3,060 bytes against a bound of 6,429; Spin.RunsTheLargestModelNeffbarExports...)
+TEST(Promela, TheStateVectorBoundHoldsTheModelsGlobals) {
+  using namespace hand_made;
+  const auto bound = [](const System& s) {
+    const std::string model = to_promela(s, false);
+    std::smatch m;
+    EXPECT_TRUE(std::regex_search(model, m, std::regex("state vector up to ([0-9]+) bytes: compile pan with -DVECTORSZ=([0-9]+)")))
+        << model.substr(0, 300);
+    if (m.empty()) return std::pair<std::uint64_t, std::uint64_t>{};
+    return std::pair<std::uint64_t, std::uint64_t>{std::stoull(m[1]), std::stoull(m[2])};
+  };
+  for (const auto& [procs, semas, rounds] : {std::tuple{2u, 1u, 1000u}, std::tuple{250u, 300u, 4u}, std::tuple{60u, 1u, 1u}}) {
+    std::vector<std::vector<Instr>> progs(procs);
+    for (std::uint32_t p = 0; p < procs; ++p) progs[p] = {arrive(), inc(p % semas), depart()};
+    System s = make(semas, progs, {}, rounds);
+    for (Process& p : s.procs) p.program = Program::repeated(p.program.body(), rounds, 1);
+    const std::uint64_t globals = 4ull * semas + std::uint64_t{procs} * rounds, P = procs + 2;
+    const auto [n, vectorsz] = bound(s);
+    EXPECT_GE(n, globals + 4 * P) << procs << "x" << semas << "x" << rounds;
+    EXPECT_LE(n, globals + 32 * P + 128) << procs << "x" << semas << "x" << rounds;
+    EXPECT_EQ(vectorsz, (n + 1023) / 1024 * 1024);
+  }
+  EXPECT_EQ(to_promela(make(1, {{arrive(), depart()}}), false).find("VECTORSZ"), std::string::npos) << "1024 holds it";
 }
 
 // run_block's contract (block.h): a block that is blocked or fails leaves the values as

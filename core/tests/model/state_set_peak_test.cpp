@@ -9,6 +9,8 @@
 #include <new>
 #include <vector>
 
+#include "neffbar/model/engines/common/compiled.h"
+#include "neffbar/model/engines/explicit/search.h"
 #include "neffbar/model/engines/explicit/state_set.h"
 
 namespace {
@@ -87,6 +89,43 @@ TEST(StateSetPeak, AStateAlreadyThereAddsAtMostTheDoubling) {
     set.insert(pcs.data(), i, 0);
     EXPECT_LE(g_peak - live, growth) << "insert " << i;
   }
+}
+
+// One process running n increments over 16 semaphores: value tables of (n + 1) * 16
+// entries of 8 bytes, and a state space of a few states (the increments are one block).
+System long_program(std::uint32_t n) {
+  System s;
+  for (std::uint32_t i = 0; i < 16; ++i) s.semas.push_back(Semaphore{"s" + std::to_string(i), 0, 0});
+  Process p;
+  p.name = "p0";
+  p.participant = true;
+  std::vector<Instr> body;
+  for (std::uint32_t i = 0; i < n; ++i) body.push_back(Instr{Marker::None, SemaOp{Prim::Inc, i % 16, 1, 1}, 0});
+  p.program = Program(body);
+  s.procs.push_back(std::move(p));
+  return s;
+}
+
+// The memory budget holds the value tables to the byte: a budget one byte short of them
+// refuses them before they are allocated; a budget that holds them and less than one
+// byte an entry more (so that an eighth part of it would not) builds them and decides.
+TEST(StateSetPeak, TheValueTablesAreBuiltWhenTheBudgetHoldsThemAndNeverAllocatedWhenNot) {
+  const System s = long_program(6'000);
+  const std::uint64_t entries = Compiled(s, true).prefix_entries, table_bytes = entries * 8;
+  ASSERT_EQ(entries, 6'001u * 16);
+  CheckOptions o;
+  o.max_memory = table_bytes - 1;
+  g_peak = g_live;
+  const std::size_t before = g_live;
+  const CheckResult refused = explicit_search(s, o);
+  EXPECT_EQ(refused.verdict, Verdict::Budget);
+  EXPECT_NE(refused.note.find("value tables need"), std::string::npos) << refused.note;
+  EXPECT_LT(g_peak - before, table_bytes / 2) << "the refused tables were allocated";
+  o.max_memory = table_bytes + entries - 1;  // max_memory / 9 < entries
+  const CheckResult decided = explicit_search(s, o);
+  EXPECT_EQ(decided.verdict, Verdict::NotReusable) << decided.note;  // the increments stay
+  EXPECT_TRUE(decided.exhaustive) << decided.note;
+  EXPECT_EQ(decided.states, explicit_search(s).states);
 }
 
 }  // namespace

@@ -45,22 +45,6 @@ std::uint64_t pick_value(const Field& f, std::uint64_t current, Rng& rng) {
   }
 }
 
-void write_leaf(std::uint8_t* img, const Leaf& l, std::uint64_t v) {
-  const Field& f = *l.field;
-  if (f.kind == Kind::Bits) {
-    const auto mask = static_cast<std::uint8_t>(f.max_value() << f.bit_shift);
-    img[l.offset] = static_cast<std::uint8_t>((img[l.offset] & ~mask) | ((v << f.bit_shift) & mask));
-  } else {
-    store_le(img + l.offset, f.elem_size(), v);
-  }
-}
-
-std::uint64_t read_leaf(const std::uint8_t* img, const Leaf& l) {
-  const Field& f = *l.field;
-  if (f.kind == Kind::Bits) return (img[l.offset] >> f.bit_shift) & f.max_value();
-  return load_le(img + l.offset, f.elem_size());
-}
-
 // Swap or copy a whole lane (barrier_sema + target_sema_val) inside / across steps.
 void move_lane(std::uint8_t* img, Rng& rng, bool swap) {
   const std::size_t s1 = rng() % 4, s2 = rng() % 4, i = rng() % 4, j = rng() % 4;
@@ -106,7 +90,7 @@ std::size_t mutate_config(std::uint8_t* data, std::size_t size, std::size_t max_
       case 2: move_lane(img, rng, false); break;
       default: {
         const Leaf& l = leaves[rng() % leaves.size()];
-        write_leaf(img, l, pick_value(*l.field, read_leaf(img, l), rng));
+        set_leaf_value(img, l, pick_value(*l.field, leaf_value(img, l), rng));
       }
     }
   }
@@ -126,7 +110,7 @@ std::size_t cross_configs(const std::uint8_t* a, std::size_t a_size, const std::
       coin = static_cast<std::uint32_t>(rng());
       left = 29;
     }
-    if (coin & 1) write_leaf(out + offset, l, read_leaf(b + offset, l));
+    if (coin & 1) set_leaf_value(out + offset, l, leaf_value(b + offset, l));
     coin >>= 1;
   }
   // A child equal to its first parent would only re-run it: no crossover then.

@@ -10,11 +10,13 @@
 #include <functional>
 #include <memory>
 #include <optional>
+#include <ostream>
 #include <string>
 #include <vector>
 
 #include "draw.h"
 #include "judge.h"
+#include "neffbar/config_diff.h"
 #include "neffbar/json_log.h"
 #include "neffbar/model/engines/common/compiled.h"
 #include "neffbar/model/engines/explicit/search.h"
@@ -22,6 +24,7 @@
 #include "neffbar/model/frontend/faults.h"
 #include "neffbar/model/engines/oracle.h"
 #include "neffbar/model/engines/persistent/persistent.h"
+#include "neffbar/model/scenarios/composed_files.h"
 #include "neffbar/model/scenarios/scenario.h"
 #include "neffbar/search.h"
 #include "testing/arbitrary_system.h"
@@ -710,7 +713,7 @@ struct MemorySteps {
 };
 inline MemorySteps memory_steps(const System& sys, std::uint64_t states) {
   MemorySteps m;
-  m.fixed = std::uint64_t{model::detail::Compiled(sys, true).prefix_entries} * 8;
+  m.fixed = std::uint64_t{model::detail::Compiled(sys, true, true, true).prefix_entries} * 8;
   const auto P = static_cast<std::uint32_t>(sys.procs.size());
   model::detail::StateSet set(P);
   std::vector<std::uint16_t> pcs(P, 0);
@@ -801,6 +804,145 @@ inline void budget_cuts_are_honest(const CutInput& in, const CutImpl& impl, Judg
   j.require(!(c1->res.verdict == full->res.verdict && c2->res.verdict != full->res.verdict),
             "a cut later than one that gave the uncut verdict gives it too");
   j.tags(in.composed ? "composed" : "arbitrary", c1->res.verdict == Verdict::Budget ? "cut" : "uncut verdict");
+}
+
+// ------------------------------------------------------------------- config diff -----
+// diff(a, a) is empty; a with some leaves set to new values differs from a in exactly
+// those leaves, each with both values, in offset order, and the other way round mirrored.
+struct LeafChange {
+  std::uint32_t leaf = 0;  // index into config_leaves()
+  std::uint64_t value = 0;
+};
+inline std::ostream& operator<<(std::ostream& os, const LeafChange& c) {
+  return os << leaf_path(config_leaves()[c.leaf]) << " := " << c.value;
+}
+struct DiffInput {
+  static constexpr bool kPropertyInput = true;
+  ConfigBytes a;
+  std::vector<LeafChange> changes;
+};
+inline DiffInput draw_diff(Source& s) {
+  DiffInput in{draw_config_bytes(s), {}};
+  const std::span<const Leaf> leaves = config_leaves();
+  // The few leaves a diff is most likely to miss, one change in three: the gate byte's
+  // bit-fields and the reserved bytes.
+  static const std::vector<std::uint32_t> rare = [leaves] {
+    std::vector<std::uint32_t> v;
+    for (std::uint32_t i = 0; i < leaves.size(); ++i) {
+      if (leaves[i].field->kind == Kind::Bits || leaves[i].field->name.starts_with("__")) v.push_back(i);
+    }
+    return v;
+  }();
+  in.changes.resize(s.below(6));
+  for (LeafChange& c : in.changes) {
+    c.leaf = s.weighted({2, 1}) == 1 ? rare[s.below(rare.size())] : static_cast<std::uint32_t>(s.below(leaves.size()));
+    c.value = s.weighted({2, 1, 1}) == 0 ? s.any64() : s.below(4);  // anything, or small values that collide
+  }
+  return in;
+}
+
+using DiffFn = std::function<std::vector<FieldDiff>(const ConfigBytes&, const ConfigBytes&)>;
+
+inline void config_diff_names_the_changed_fields(const DiffInput& in, const DiffFn& diff, Judge& j) {
+  j.require(diff(in.a, in.a).empty(), "diff(a, a) is empty");
+  ConfigBytes b = in.a;
+  const std::span<const Leaf> leaves = config_leaves();
+  for (const LeafChange& c : in.changes) set_leaf_value(b.data(), leaves[c.leaf], c.value);
+  std::vector<const Leaf*> changed;  // the changed leaves whose value differs now, in offset order
+  for (const Leaf& l : leaves) {
+    if (leaf_value(b.data(), l) != leaf_value(in.a.data(), l)) changed.push_back(&l);
+  }
+  const std::vector<FieldDiff> d = diff(in.a, b), back = diff(b, in.a);
+  j.require(d.size() == changed.size(), "diff(a, b) names exactly the changed fields");
+  j.require(back.size() == d.size(), "diff(b, a) names as many fields");
+  for (std::size_t i = 0; i < d.size(); ++i) {
+    j.require(d[i].leaf == changed[i], "diff(a, b) names exactly the changed fields");
+    j.require(d[i].a == leaf_value(in.a.data(), *changed[i]) && d[i].b == leaf_value(b.data(), *changed[i]),
+              "each difference holds both values");
+    j.require(back[i].leaf == d[i].leaf && back[i].a == d[i].b && back[i].b == d[i].a, "diff(b, a) mirrors diff(a, b)");
+  }
+  bool reserved = false, bits = false;
+  for (const FieldDiff& f : d) {
+    reserved = reserved || f.reserved();
+    bits = bits || f.leaf->field->kind == Kind::Bits;
+  }
+  j.classify(reserved, "a reserved field changed");
+  j.classify(bits, "a bit-field changed");
+  j.classify(changed.size() < in.changes.size(), "a change that changed nothing (or the same leaf twice)");
+}
+
+// ------------------------------------------------------------ composed as files -----
+// compose -> files -> read back -> decide is what deciding the topology gives: the same
+// verdict, kinds, global line, broke-in-round and counterexample.
+struct ComposedFilesInput {
+  static constexpr bool kPropertyInput = true;
+  Topology topo;
+  Hypotheses hyp;
+  GuaranteeMode guarantee = GuaranteeMode::Global;
+  bool logs = false;
+};
+inline ComposedFilesInput draw_composed_files(Source& s) {
+  ComposedFilesInput in;
+  in.topo = draw_topology(s, 8, 3);
+  in.topo.wiring = s.element({Wiring::PerPeer, Wiring::Counting});
+  in.topo.lowering = s.element({Lowering::Table, Lowering::ArriveWait, Lowering::Hierarchical});
+  // Each reading other than the default one time in four: most of them deadlock.
+  const auto other = [&s] { return s.weighted({3, 1}) == 1; };
+  in.hyp.compare = other() ? Compare::Gt : Compare::Ge;
+  in.hyp.dec = other() ? DecMode::Target : DecMode::One;
+  in.hyp.roles = other() ? Roles::Narrative : Roles::Code;
+  in.hyp.host_addrs = other() ? HostAddrs::Config : HostAddrs::Ctx;
+  in.hyp.proxy = !other();
+  in.guarantee = s.element({GuaranteeMode::Global, GuaranteeMode::Declared});
+  in.logs = s.coin();
+  return in;
+}
+
+struct FilesImpl {
+  std::function<Result<std::vector<NamedFile>>(const Scenario&, bool)> write = composed_files;
+  std::function<Result<Manifest>(std::string_view)> read = read_manifest;
+  std::function<Result<Composition>(const Manifest&, std::span<const std::string>)> make = composition_of;
+};
+
+inline void composed_files_decide_as_the_topology(const ComposedFilesInput& in, const FilesImpl& impl, Judge& j) {
+  Scenario s;
+  s.topo = in.topo;
+  s.hyp = in.hyp;
+  s.run.check.guarantee = in.guarantee;
+  s.run.check.max_states = j.thorough() ? 2'000'000 : 200'000;
+  const Result<std::vector<NamedFile>> files = impl.write(s, in.logs);
+  j.require(files.ok(), "compose writes its files");
+  const auto named = [&](std::string_view name) -> const NamedFile* {
+    for (const NamedFile& f : *files) {
+      if (f.name == name) return &f;
+    }
+    return nullptr;
+  };
+  const NamedFile* manifest = named(kManifestName);
+  j.require(manifest != nullptr, "a manifest is written");
+  const Result<Manifest> m = impl.read(manifest->bytes);
+  j.require(m.ok(), "the manifest reads back");
+  std::vector<std::string> bytes;
+  for (const ManifestEntry& e : m->entries) {
+    const NamedFile* f = named(e.file);
+    j.require(f != nullptr, "every file the manifest names is written");
+    bytes.push_back(f->bytes);
+    j.require(!e.log.has_value() || (in.logs && named(*e.log) != nullptr), "a log is written when asked, beside its image");
+  }
+  j.require(m->topo == in.topo && m->hyp == in.hyp && m->guarantee == in.guarantee, "the manifest holds the options");
+  Result<Composition> comp = impl.make(*m, bytes);
+  j.require(comp.ok(), "the files make a composition");
+  Scenario from_files = s;
+  from_files.composition = std::move(*comp);
+  const Result<ScenarioResult> a = run_scenario(s), b = run_scenario(from_files);
+  j.require(a.ok() && b.ok(), "both decide");
+  const CheckResult &x = a->result, &y = b->result;
+  j.assume(x.verdict != Verdict::Budget && y.verdict != Verdict::Budget);
+  j.require(y.verdict == x.verdict && y.found_mask == x.found_mask, "the same verdict and kinds from the files");
+  j.require(y.global == x.global && y.broke_in_round == x.broke_in_round, "the same global line and broke-in-round");
+  j.require(y.cex.has_value() == x.cex.has_value() && (!x.cex || (y.cex->trace.size() == x.cex->trace.size() && y.cex->what == x.cex->what)),
+            "the same counterexample");
+  j.tags(verdict_name(x.verdict), in.topo.chips * in.topo.leaders > 8 ? "more than 8 leaders" : "up to 8 leaders");
 }
 
 }  // namespace neffbar::props

@@ -50,6 +50,10 @@ void for_each_property(Visit&& visit) {
                                 persistent_engine_agrees(in, check_persistent, j);
                               }});
   visit(Property<CutInput>{"budget_cuts", draw_cuts, [](const CutInput& in, Judge& j) { budget_cuts_are_honest(in, CutImpl{}, j); }});
+  visit(Property<DiffInput>{"config_diff", draw_diff, [](const DiffInput& in, Judge& j) { config_diff_names_the_changed_fields(in, diff_configs, j); }});
+  visit(Property<ComposedFilesInput>{"composed_files", draw_composed_files, [](const ComposedFilesInput& in, Judge& j) {
+                                       composed_files_decide_as_the_topology(in, FilesImpl{}, j);
+                                     }});
 }
 
 inline std::vector<std::string_view> property_names() {

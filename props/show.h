@@ -61,6 +61,11 @@ inline void showValue(Fault f, std::ostream& os) { os << name(f); }
 inline void showValue(DecMode d, std::ostream& os) { os << name(d); }
 inline void showValue(const System& s, std::ostream& os) { os << "System:\n" << listing(s); }
 inline void showValue(Engine e, std::ostream& os) { os << engine_name(e); }
+inline void showValue(GuaranteeMode g, std::ostream& os) { os << enum_name(g); }
+inline void showValue(const Hypotheses& h, std::ostream& os) {
+  os << "Hypotheses{compare=" << name(h.compare) << ", dec=" << name(h.dec) << ", roles=" << name(h.roles)
+     << ", host_addrs=" << name(h.host_addrs) << ", proxy=" << h.proxy << "}";
+}
 }  // namespace model
 
 inline void showValue(Compare c, std::ostream& os) { os << model::name(c); }

@@ -342,5 +342,51 @@ TEST(Teeth, BudgetCutsARecheckCutTakenForTheRoundItBrokeIn) {
                              2000));
 }
 
+// diff: one that skips bit-fields, or reports a difference the wrong way round.
+TEST(Teeth, ConfigDiffSkippingBitFieldsOrSwappingTheValues) {
+  const DiffFn no_bits = [](const ConfigBytes& a, const ConfigBytes& b) {
+    std::vector<FieldDiff> d = diff_configs(a, b);
+    std::erase_if(d, [](const FieldDiff& f) { return f.leaf->field->kind == Kind::Bits; });
+    return d;
+  };
+  EXPECT_TRUE(property_fails("diff(a, b) names exactly the changed fields",
+                             prop(draw_diff, [&](const DiffInput& in, Judge& j) { config_diff_names_the_changed_fields(in, no_bits, j); })));
+  const DiffFn swapped = [](const ConfigBytes& a, const ConfigBytes& b) { return diff_configs(b, a); };
+  EXPECT_TRUE(property_fails("each difference holds both values",
+                             prop(draw_diff, [&](const DiffInput& in, Judge& j) { config_diff_names_the_changed_fields(in, swapped, j); })));
+  EXPECT_FALSE(property_fails("", prop(draw_diff, [](const DiffInput& in, Judge& j) { config_diff_names_the_changed_fields(in, diff_configs, j); }), 100));
+}
+
+// compose's files: a writer whose manifest declares every leader in every guarantee (so a
+// global-only violation reads as UNSAFE), or whose manifest drops the rounds.
+TEST(Teeth, ComposedFilesWithTheGuaranteesOrRoundsLost) {
+  FilesImpl all_guarantee;
+  all_guarantee.make = [](const Manifest& m, std::span<const std::string> bytes) {
+    Result<Composition> c = composition_of(m, bytes);
+    if (c.ok()) {
+      for (auto& g : c->guarantee) {
+        g.clear();
+        for (std::uint32_t k = 0; k < c->leader_count(); ++k) g.push_back(k);
+      }
+    }
+    return c;
+  };
+  EXPECT_TRUE(property_fails("the same verdict and kinds from the files", prop(draw_composed_files, [&](const ComposedFilesInput& in, Judge& j) {
+                               composed_files_decide_as_the_topology(in, all_guarantee, j);
+                             })));
+  FilesImpl one_round;
+  one_round.read = [](std::string_view text) {
+    Result<Manifest> m = read_manifest(text);
+    if (m.ok()) m->topo.rounds = 1;
+    return m;
+  };
+  EXPECT_TRUE(property_fails("the manifest holds the options", prop(draw_composed_files, [&](const ComposedFilesInput& in, Judge& j) {
+                               composed_files_decide_as_the_topology(in, one_round, j);
+                             })));
+  EXPECT_FALSE(property_fails("", prop(draw_composed_files, [](const ComposedFilesInput& in, Judge& j) {
+                                composed_files_decide_as_the_topology(in, FilesImpl{}, j);
+                              }), 50));
+}
+
 }  // namespace
 }  // namespace neffbar::props

@@ -1,5 +1,7 @@
 #include "neffbar/schema.h"
 
+#include "neffbar/bytes.h"
+
 #include <vector>
 
 namespace neffbar {
@@ -50,6 +52,16 @@ std::string leaf_path(const Leaf& leaf) {
   std::string out;
   path_of(kConfigSchema, 0, leaf, out);
   return out;
+}
+
+void set_leaf_value(std::uint8_t* img, const Leaf& l, std::uint64_t v) {
+  const Field& f = *l.field;
+  if (f.kind == Kind::Bits) {
+    const auto mask = static_cast<std::uint8_t>(f.max_value() << f.bit_shift);
+    img[l.offset] = static_cast<std::uint8_t>((img[l.offset] & ~mask) | ((v << f.bit_shift) & mask));
+  } else {
+    store_le(img + l.offset, f.elem_size(), v);
+  }
 }
 
 const Leaf* leaf_at(std::uint32_t offset) {

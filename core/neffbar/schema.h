@@ -218,6 +218,11 @@ constexpr std::uint64_t field_value(const std::uint8_t* at, const Field& f) {
   return v;
 }
 
+// Leaf `l`'s value in the image `img`, and the value written to it (a bit-field's other
+// bits kept; `v` cut to the field's width).
+constexpr std::uint64_t leaf_value(const std::uint8_t* img, const Leaf& l) { return field_value(img + l.offset, *l.field); }
+void set_leaf_value(std::uint8_t* img, const Leaf& l, std::uint64_t v);
+
 // Every leaf of neff_barrier_configs_t, in offset order (computed once).
 std::span<const Leaf> config_leaves();
 // "device_barrier.barrier_step_config[2].barrier_sema[1]"

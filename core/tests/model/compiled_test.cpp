@@ -56,7 +56,7 @@ TEST(Compiled, ValuesAtEveryPcAreThePlainSumsOverTheWrittenOutProgram) {
   int repeated = 0;
   for (int trial = 0; trial < (kSanitized ? 300 : 2000); ++trial) {
     const System sys = random_system(rng);
-    const Compiled c(sys, false);
+    const Compiled c(sys, false, true, true);
     repeated += !c.run_once;
     std::vector<std::uint16_t> pcs(sys.procs.size());
     std::vector<std::int32_t> vals;
@@ -97,7 +97,7 @@ TEST(Compiled, TheTableSizeItReportsIsWhatItAllocatesAndABudgetOneShortAllocates
       for (const auto& t : c.prefix) n += t.size();
       return n;
     };
-    const Compiled whole(sys, false);
+    const Compiled whole(sys, false, true, true);
     ASSERT_EQ(whole.prefix_entries, want) << "trial " << trial;
     EXPECT_EQ(allocated(whole), want) << "trial " << trial;
     const Compiled exact(sys, false, true, true, want);
@@ -107,7 +107,7 @@ TEST(Compiled, TheTableSizeItReportsIsWhatItAllocatesAndABudgetOneShortAllocates
       EXPECT_EQ(short_by_one.prefix_entries, want) << "the size is reported when refused";
       EXPECT_EQ(allocated(short_by_one), 0u) << "trial " << trial;
     }
-    const Compiled none(sys, false, false);
+    const Compiled none(sys, false, false, true);
     EXPECT_EQ(none.prefix_entries, 0u);
     EXPECT_EQ(allocated(none), 0u);
   }

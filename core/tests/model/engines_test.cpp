@@ -467,7 +467,7 @@ TEST(Engines, ABlockThatFailsLeavesTheValuesAsTheyWere) {
   System s = make(2, {{inc(1), inc(1), inc_val(0, 1)}, {wait(1, 5)}});
   s.semas[0].initial = std::numeric_limits<std::int32_t>::max();  // the third instruction overflows
   using detail::BlockResult, detail::Compiled, detail::run_block;
-  const Compiled c(s, /*reduce=*/false);
+  const Compiled c(s, /*reduce=*/false, /*prefix_sums=*/true, /*blocks_wanted=*/true);
   const std::vector<std::uint32_t> pcs(2, 0);
   std::vector<std::int32_t> vals = c.init;
   const BlockResult r = run_block(c, pcs.data(), 0, 3, vals);

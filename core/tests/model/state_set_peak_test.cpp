@@ -111,7 +111,7 @@ System long_program(std::uint32_t n) {
 // byte an entry more (so that an eighth part of it would not) builds them and decides.
 TEST(StateSetPeak, TheValueTablesAreBuiltWhenTheBudgetHoldsThemAndNeverAllocatedWhenNot) {
   const System s = long_program(6'000);
-  const std::uint64_t entries = Compiled(s, true).prefix_entries, table_bytes = entries * 8;
+  const std::uint64_t entries = Compiled(s, true, true, true).prefix_entries, table_bytes = entries * 8;
   ASSERT_EQ(entries, 6'001u * 16);
   CheckOptions o;
   o.max_memory = table_bytes - 1;

@@ -53,7 +53,7 @@ struct Compiled {
   // blocks_wanted false).  The prefix tables are built only up to
   // max_prefix_entries (prefix_entries says how many they would have been), so a caller
   // with a memory budget refuses them before they are allocated.
-  Compiled(const System& s, bool reduce, bool prefix_sums = true, bool blocks_wanted = true,
+  Compiled(const System& s, bool reduce, bool prefix_sums, bool blocks_wanted,
            std::size_t max_prefix_entries = kMaxPrefixEntries)
       : sys(s), P(static_cast<std::uint32_t>(s.procs.size())), arrivals(s) {
     for (const Semaphore& m : s.semas) init.push_back(m.initial);

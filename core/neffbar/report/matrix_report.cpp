@@ -5,6 +5,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "neffbar/model/scenarios/options_json.h"
+
 namespace neffbar::report {
 
 using namespace model;
@@ -91,17 +93,7 @@ std::string matrix_json(const std::vector<MatrixRow>& rows) {
   nlohmann::ordered_json arr = nlohmann::ordered_json::array();
   for (const MatrixRow& r : rows) {
     nlohmann::ordered_json j;
-    j["chips"] = r.topo.chips;
-    j["leaders"] = r.topo.leaders;
-    j["fabric"] = fabric_name(r.topo.fabric);
-    j["host_cc"] = r.topo.host_cc;
-    j["rounds"] = r.topo.rounds;
-    j["compare"] = name(r.hyp.compare);
-    j["dec"] = name(r.hyp.dec);
-    j["wiring"] = name(r.topo.wiring);
-    j["lowering"] = name(r.topo.lowering);
-    j["roles"] = name(r.hyp.roles);
-    j["host_addrs"] = name(r.hyp.host_addrs);
+    put_options(j, r.topo, r.hyp);
     j["verdict"] = verdict_name(r.verdict);
     j["engine"] = engine_name(r.engine);
     j["exact"] = r.exact;

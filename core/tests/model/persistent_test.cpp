@@ -196,6 +196,19 @@ void expect_round0_finding_past(const System& s, const Counterexample& c, std::u
   for (const TraceEntry& e : c.trace) EXPECT_EQ(s.procs[e.proc].program[e.pc].round, 0u) << format_counterexample(s, c);
 }
 
+// With and without collect_all: the verdict `v`, and the global finding (the
+// counterexample itself under GLOBAL_UNSAFE) is p0's of round 0, past p3.
+void expect_finding_past_p3(const System& s, Verdict v, const std::string& what) {
+  for (bool all : {true, false}) {
+    const CheckResult r = persistent(s, all);
+    ASSERT_EQ(r.verdict, v) << what << all;
+    const std::optional<Counterexample>& c = v == Verdict::GlobalUnsafe ? r.cex : r.global_finding;
+    ASSERT_TRUE(c.has_value()) << what << all;
+    expect_round0_finding_past(s, *c, 3);
+  }
+  expect_agree(s, what);
+}
+
 // Two global-only findings in round 0: p0 may leave before p3 arrives in the 1-round
 // system (p2's increment releases it), and before p2 arrives only in the 2-round one
 // (p3's round-1 increment).  The one reported is the first system's, so the
@@ -227,13 +240,7 @@ TEST(Persistent, TheGlobalFindingIsTheEarlierOfACandidateAndAFindingWithoutGuara
                          {arrive(0)},
                          {arrive(1), depart(1)}},
                         {{1}}, /*rounds=*/2);
-  for (bool all : {true, false}) {
-    const CheckResult r = persistent(s, all);
-    ASSERT_EQ(r.verdict, Verdict::GlobalUnsafe) << all;
-    ASSERT_TRUE(r.cex.has_value()) << all;
-    expect_round0_finding_past(s, *r.cex, 3);
-  }
-  expect_agree(s, "a candidate before a finding without guarantee");
+  expect_finding_past_p3(s, Verdict::GlobalUnsafe, "a candidate before a finding without guarantee");
 }
 
 // The same beside an UNSAFE, where global-only candidates are refined: p0 may leave
@@ -247,13 +254,7 @@ TEST(Persistent, TheGlobalFindingBesideAnUnsafeIsTheOneOfTheFewestRounds) {
                          {arrive(0), inc(0)},
                          {arrive(0), inc(0, 1)}},
                         {{1}}, /*rounds=*/2);
-  for (bool all : {true, false}) {
-    const CheckResult r = persistent(s, all);
-    ASSERT_EQ(r.verdict, Verdict::Unsafe) << all;
-    ASSERT_TRUE(r.global_finding.has_value()) << all;
-    expect_round0_finding_past(s, *r.global_finding, 3);
-  }
-  expect_agree(s, "global-only findings beside an UNSAFE");
+  expect_finding_past_p3(s, Verdict::Unsafe, "global-only findings beside an UNSAFE");
 }
 
 TEST(Persistent, EachVerdictOnHandMadeSystems) {

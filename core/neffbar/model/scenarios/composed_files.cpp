@@ -10,6 +10,7 @@
 
 #include "neffbar/json_log.h"
 #include "neffbar/model/frontend/composer.h"
+#include "neffbar/model/scenarios/options_json.h"
 
 namespace neffbar::model {
 namespace {
@@ -20,77 +21,62 @@ std::string two_digits(std::uint32_t n) {
   return buf;
 }
 
-template <class E>
-Result<E> enum_at(const nlohmann::json& j, const std::string& path, const char* key) {
-  const std::string where = path + "." + key;
-  if (!j.contains(key)) return Error{Errc::MissingKey, where, enum_choices<E>(), "nothing"};
-  if (!j[key].is_string()) return Error{Errc::WrongType, where, "a string: " + enum_choices<E>(), j[key].dump()};
-  if (const std::optional<E> e = parse_enum<E>(j[key].get<std::string>())) return *e;
-  return Error{Errc::OutOfRange, where, enum_choices<E>(), j[key].dump()};
-}
+// Reads the keys of one JSON object; the first error is kept (naming its key, e.g.
+// $.files[3].leader) and every read after it gives a default.
+class KeyReader {
+ public:
+  KeyReader(const nlohmann::json& o, std::string at) : o_(o), at_(std::move(at)) {}
 
-Result<std::uint32_t> count_at(const nlohmann::json& j, const std::string& path, const char* key, Range range) {
-  const std::string where = path + "." + key;
-  if (!j.contains(key)) return Error{Errc::MissingKey, where, range.text(), "nothing"};
-  if (!j[key].is_number_unsigned()) return Error{Errc::WrongType, where, "a whole number " + range.text(), j[key].dump()};
-  const std::uint64_t v = j[key].get<std::uint64_t>();
-  if (v < range.lo || v > range.hi) return Error{Errc::OutOfRange, where, range.text(), j[key].dump()};
-  return static_cast<std::uint32_t>(v);
-}
-
-Result<bool> flag_at(const nlohmann::json& j, const std::string& path, const char* key) {
-  const std::string where = path + "." + key;
-  if (!j.contains(key)) return Error{Errc::MissingKey, where, "true or false", "nothing"};
-  if (!j[key].is_boolean()) return Error{Errc::WrongType, where, "true or false", j[key].dump()};
-  return j[key].get<bool>();
-}
-
-Result<std::string> file_at(const nlohmann::json& j, const std::string& path, const char* key) {
-  const std::string where = path + "." + key;
-  if (!j.contains(key)) return Error{Errc::MissingKey, where, "a file name", "nothing"};
-  if (!j[key].is_string()) return Error{Errc::WrongType, where, "a file name", j[key].dump()};
-  std::string f = j[key].get<std::string>();
-  // A name in the directory, never a path out of it.
-  if (f.empty() || f == "." || f == ".." || f.find('/') != std::string::npos || f.find('\0') != std::string::npos) {
-    return Error{Errc::OutOfRange, where, "a file name in the manifest's directory", j[key].dump()};
+  template <class E>
+  E choice(const char* key) {
+    const nlohmann::json* v = find(key, enum_choices<E>());
+    if (!v) return E{};
+    if (!v->is_string()) return fail(Errc::WrongType, key, "a string: " + enum_choices<E>(), E{});
+    if (const std::optional<E> e = parse_enum<E>(v->get<std::string>())) return *e;
+    return fail(Errc::OutOfRange, key, enum_choices<E>(), E{});
   }
-  return f;
-}
+  std::uint32_t count(const char* key, Range range) {
+    const nlohmann::json* v = find(key, range.text());
+    if (!v) return range.lo;
+    if (!v->is_number_unsigned()) return fail(Errc::WrongType, key, "a whole number " + range.text(), range.lo);
+    const std::uint64_t n = v->get<std::uint64_t>();
+    if (n < range.lo || n > range.hi) return fail(Errc::OutOfRange, key, range.text(), range.lo);
+    return static_cast<std::uint32_t>(n);
+  }
+  bool flag(const char* key) {
+    const nlohmann::json* v = find(key, "true or false");
+    if (v && !v->is_boolean()) return fail(Errc::WrongType, key, "true or false", false);
+    return v && v->get<bool>();
+  }
+  // A name in the directory, never a path out of it.
+  std::string file(const char* key) {
+    const nlohmann::json* v = find(key, "a file name");
+    if (!v) return {};
+    if (!v->is_string()) return fail(Errc::WrongType, key, "a file name", std::string());
+    std::string f = v->get<std::string>();
+    if (f.empty() || f == "." || f == ".." || f.find('/') != std::string::npos || f.find('\0') != std::string::npos) {
+      return fail(Errc::OutOfRange, key, "a file name in the manifest's directory", std::string());
+    }
+    return f;
+  }
+  [[nodiscard]] const std::optional<Error>& error() const { return error_; }
 
-Result<Topology> read_topology(const nlohmann::json& o, Hypotheses& hyp, GuaranteeMode& g) {
-  const std::string at = "$.options";
-  Topology t;
-  const auto chips = count_at(o, at, "chips", kChipRange);
-  if (!chips) return chips.error();
-  const auto leaders = count_at(o, at, "leaders", kLeaderRange);
-  if (!leaders) return leaders.error();
-  const auto rounds = count_at(o, at, "rounds", kRoundRange);
-  if (!rounds) return rounds.error();
-  const auto fabric = enum_at<Fabric>(o, at, "fabric");
-  if (!fabric) return fabric.error();
-  const auto host_cc = flag_at(o, at, "host_cc");
-  if (!host_cc) return host_cc.error();
-  const auto wiring = enum_at<Wiring>(o, at, "wiring");
-  if (!wiring) return wiring.error();
-  const auto lowering = enum_at<Lowering>(o, at, "lowering");
-  if (!lowering) return lowering.error();
-  const auto compare = enum_at<Compare>(o, at, "compare");
-  if (!compare) return compare.error();
-  const auto dec = enum_at<DecMode>(o, at, "dec");
-  if (!dec) return dec.error();
-  const auto roles = enum_at<Roles>(o, at, "roles");
-  if (!roles) return roles.error();
-  const auto host_addrs = enum_at<HostAddrs>(o, at, "host_addrs");
-  if (!host_addrs) return host_addrs.error();
-  const auto proxy = flag_at(o, at, "proxy");
-  if (!proxy) return proxy.error();
-  const auto guarantee = enum_at<GuaranteeMode>(o, at, "guarantee");
-  if (!guarantee) return guarantee.error();
-  t = Topology{*chips, *leaders, *fabric, *host_cc, *rounds, *wiring, *lowering};
-  hyp = Hypotheses{*compare, *dec, *roles, *host_addrs, *proxy};
-  g = *guarantee;
-  return t;
-}
+ private:
+  const nlohmann::json* find(const char* key, const std::string& expected) {
+    if (error_) return nullptr;
+    if (o_.contains(key)) return &o_[key];
+    error_ = Error{Errc::MissingKey, at_ + "." + key, expected, "nothing"};
+    return nullptr;
+  }
+  template <class T>
+  T fail(Errc code, const char* key, const std::string& expected, T fallback) {
+    error_ = Error{code, at_ + "." + key, expected, o_[key].dump()};
+    return fallback;
+  }
+  const nlohmann::json& o_;
+  std::string at_;
+  std::optional<Error> error_;
+};
 
 }  // namespace
 
@@ -163,17 +149,7 @@ std::string manifest_json(const Manifest& m) {
   nlohmann::ordered_json j;
   j["format"] = kManifestFormat;
   nlohmann::ordered_json o;
-  o["chips"] = m.topo.chips;
-  o["leaders"] = m.topo.leaders;
-  o["fabric"] = fabric_name(m.topo.fabric);
-  o["host_cc"] = m.topo.host_cc;
-  o["rounds"] = m.topo.rounds;
-  o["wiring"] = name(m.topo.wiring);
-  o["lowering"] = name(m.topo.lowering);
-  o["compare"] = name(m.hyp.compare);
-  o["dec"] = name(m.hyp.dec);
-  o["roles"] = name(m.hyp.roles);
-  o["host_addrs"] = name(m.hyp.host_addrs);
+  put_options(o, m.topo, m.hyp);
   o["proxy"] = m.hyp.proxy;
   o["guarantee"] = enum_name(m.guarantee);
   j["options"] = std::move(o);
@@ -201,9 +177,14 @@ Result<Manifest> read_manifest(std::string_view text) {
   }
   if (!j.contains("options") || !j["options"].is_object()) return Error{Errc::MissingKey, "$.options", "an object", "nothing"};
   Manifest m;
-  const Result<Topology> t = read_topology(j["options"], m.hyp, m.guarantee);
-  if (!t) return t.error();
-  m.topo = *t;
+  KeyReader o(j["options"], "$.options");
+  // Braced lists read left to right: the first bad key is the one named.
+  m.topo = Topology{o.count("chips", kChipRange), o.count("leaders", kLeaderRange), o.choice<Fabric>("fabric"),
+                    o.flag("host_cc"), o.count("rounds", kRoundRange), o.choice<Wiring>("wiring"), o.choice<Lowering>("lowering")};
+  m.hyp = Hypotheses{o.choice<Compare>("compare"), o.choice<DecMode>("dec"), o.choice<Roles>("roles"),
+                     o.choice<HostAddrs>("host_addrs"), o.flag("proxy")};
+  m.guarantee = o.choice<GuaranteeMode>("guarantee");
+  if (o.error()) return *o.error();
   if (!j.contains("files") || !j["files"].is_array()) return Error{Errc::MissingKey, "$.files", "an array", "nothing"};
   const std::uint32_t L = m.topo.leaders, N = m.topo.chips * m.topo.leaders;
   std::set<std::uint32_t> leaders, contexts;
@@ -212,34 +193,24 @@ Result<Manifest> read_manifest(std::string_view text) {
     const nlohmann::json& f = j["files"][i];
     const std::string at = "$.files[" + std::to_string(i) + "]";
     if (!f.is_object()) return Error{Errc::WrongType, at, "an object", f.type_name()};
+    KeyReader r(f, at);
     ManifestEntry e;
-    const auto file = file_at(f, at, "file");
-    if (!file) return file.error();
-    e.file = *file;
-    const auto role = enum_at<FileRole>(f, at, "role");
-    if (!role) return role.error();
-    e.role = *role;
-    const auto chip = count_at(f, at, "chip", Range{0, m.topo.chips - 1});
-    if (!chip) return chip.error();
-    e.chip = *chip;
+    e.file = r.file("file");
+    e.role = r.choice<FileRole>("role");
+    e.chip = r.count("chip", Range{0, m.topo.chips - 1});
+    if (f.contains("log")) e.log = r.file("log");
+    if (e.role == FileRole::Leader) e.leader = r.count("leader", Range{0, L - 1});
+    if (r.error()) return *r.error();
     if (!names.insert(e.file).second) return Error{Errc::Conflict, at + ".file", "each file once", "'" + e.file + "' again"};
-    if (f.contains("log")) {
-      const auto log = file_at(f, at, "log");
-      if (!log) return log.error();
-      if (!names.insert(*log).second) return Error{Errc::Conflict, at + ".log", "each file once", "'" + *log + "' again"};
-      e.log = *log;
-    }
+    if (e.log && !names.insert(*e.log).second) return Error{Errc::Conflict, at + ".log", "each file once", "'" + *e.log + "' again"};
     if (e.role == FileRole::DriverContext) {
       if (!contexts.insert(e.chip).second) return Error{Errc::Conflict, at, "one driver context a chip", "chip " + std::to_string(e.chip) + " again"};
       m.entries.push_back(std::move(e));
       continue;
     }
-    const auto leader = count_at(f, at, "leader", Range{0, L - 1});
-    if (!leader) return leader.error();
-    e.leader = *leader;
-    if (!leaders.insert(e.chip * L + *leader).second) {
+    if (!leaders.insert(e.chip * L + *e.leader).second) {
       return Error{Errc::Conflict, at, "one image a leader",
-                   "chip " + std::to_string(e.chip) + " leader " + std::to_string(*leader) + " again"};
+                   "chip " + std::to_string(e.chip) + " leader " + std::to_string(*e.leader) + " again"};
     }
     if (!f.contains("guarantee") || !f["guarantee"].is_array()) return Error{Errc::MissingKey, at + ".guarantee", "an array of leaders", "nothing"};
     for (std::size_t k = 0; k < f["guarantee"].size(); ++k) {

@@ -371,7 +371,7 @@ TEST(Teeth, ComposedFilesWithTheGuaranteesOrRoundsLost) {
     }
     return c;
   };
-  EXPECT_TRUE(property_fails("the same verdict and kinds from the files", prop(draw_composed_files, [&](const ComposedFilesInput& in, Judge& j) {
+  EXPECT_TRUE(property_fails("the files make the composition they came from", prop(draw_composed_files, [&](const ComposedFilesInput& in, Judge& j) {
                                composed_files_decide_as_the_topology(in, all_guarantee, j);
                              })));
   FilesImpl one_round;

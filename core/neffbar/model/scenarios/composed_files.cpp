@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <cstring>
 #include <set>
 #include <utility>
 
@@ -105,7 +106,7 @@ Result<std::vector<NamedFile>> composed_files(const Scenario& s, bool logs) {
   }
   for (std::uint32_t c = 0; c < s.topo.chips; ++c) {
     const std::vector<std::uint8_t>& blob = comp->contexts[c].bytes;
-    files.push_back({context_name(c), std::string(blob.begin(), blob.end())});
+    files.push_back({context_name(c), std::string(reinterpret_cast<const char*>(blob.data()), blob.size())});
     m.entries.push_back(ManifestEntry{context_name(c), FileRole::DriverContext, c, std::nullopt, std::nullopt, {}});
   }
   files.push_back({std::string(kManifestName), manifest_json(m)});
@@ -121,12 +122,13 @@ Result<Composition> composition_of(const Manifest& m, std::span<const std::strin
   const std::uint32_t L = m.topo.leaders, N = m.topo.chips * L;
   c.configs.resize(N);
   c.guarantee.resize(N);
-  c.contexts.resize(m.topo.chips);
+  c.contexts.assign(m.topo.chips, DriverContext{{}});  // each filled from its file below
   std::vector<bool> has_context(m.topo.chips, false);
   for (std::size_t i = 0; i < m.entries.size(); ++i) {
     const ManifestEntry& e = m.entries[i];
     if (e.role == FileRole::DriverContext) {
-      c.contexts[e.chip].bytes.assign(bytes[i].begin(), bytes[i].end());
+      const auto* data = reinterpret_cast<const std::uint8_t*>(bytes[i].data());
+      c.contexts[e.chip].bytes.assign(data, data + bytes[i].size());
       has_context[e.chip] = true;
       continue;
     }
@@ -134,7 +136,7 @@ Result<Composition> composition_of(const Manifest& m, std::span<const std::strin
     if (bytes[i].size() != cfg.size()) {
       return Error{Errc::WrongLength, e.file, std::to_string(cfg.size()) + " bytes (0x128)", std::to_string(bytes[i].size()) + " bytes"};
     }
-    std::copy(bytes[i].begin(), bytes[i].end(), reinterpret_cast<char*>(cfg.data()));
+    std::memcpy(cfg.data(), bytes[i].data(), cfg.size());
     c.guarantee[e.chip * L + *e.leader] = e.guarantee;
   }
   for (std::uint32_t chip = 0; chip < m.topo.chips; ++chip) {

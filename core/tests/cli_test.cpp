@@ -105,8 +105,8 @@ TEST_F(Cli, UsageAndHelp) {
   EXPECT_EQ(run("frobnicate").exit_code, 2);
   EXPECT_EQ(run("search 1 1").exit_code, 2);  // --fabric is required
   EXPECT_EQ(run("decode --bogus").exit_code, 2);
-  for (const char* cmd : {"", "decode ", "encode ", "table ", "search ", "lint ", "check ", "check-configs ",
-                          "hypotheses "}) {
+  for (const char* cmd : {"", "decode ", "encode ", "table ", "search ", "lint ", "diff ", "check ", "check-configs ",
+                          "compose ", "promela ", "hypotheses "}) {
     const Outcome h = run(std::string(cmd) + "--help");
     EXPECT_EQ(h.exit_code, 0) << cmd;
     EXPECT_NE(h.out.find("Usage"), std::string::npos) << cmd;
@@ -121,7 +121,7 @@ TEST_F(Cli, Conventions) {
   EXPECT_EQ(unknown.exit_code, 2);
   EXPECT_TRUE(unknown.out.empty());
   EXPECT_NE(unknown.err.find("unknown command 'frobnicate'"), std::string::npos) << unknown.err;
-  EXPECT_NE(unknown.err.find("decode, encode, table, search, lint, diff, check, check-configs, promela, hypotheses"),
+  EXPECT_NE(unknown.err.find("decode, encode, table, search, lint, diff, check, check-configs, compose, promela, hypotheses"),
             std::string::npos) << unknown.err;
   // promela decides nothing: it does not offer the engine's options.
   for (const char* ignored : {"--random 5", "--json", "--no-reduce", "--engine explicit", "--max-states 3"}) {

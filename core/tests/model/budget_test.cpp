@@ -249,7 +249,25 @@ TEST(Budgets, AScenarioWhoseBudgetComposingAndLoweringSpentSaysSoBeforeAnyEngine
     EXPECT_EQ(r->result.verdict, Verdict::Budget) << engine_name(engine);
     EXPECT_EQ(r->result.note, "time budget exhausted before the check started (composing and lowering)") << engine_name(engine);
     EXPECT_EQ(*reads, 2u) << engine_name(engine) << ": the scenario's check and the seconds it reports; no engine's";
+    // Decided by nobody: nothing exhaustive, the global line unknown, the engine the one
+    // asked for, no decision time.
+    EXPECT_FALSE(r->result.exhaustive) << engine_name(engine);
+    EXPECT_FALSE(r->result.exact()) << engine_name(engine);
+    EXPECT_EQ(r->result.global, GlobalStatus::Unknown) << engine_name(engine);
+    EXPECT_EQ(r->result.engine, engine);
+    EXPECT_EQ(r->result.seconds, 10.0);
+    EXPECT_EQ(r->phases.decide, 0.0) << engine_name(engine);
+    EXPECT_EQ(r->phases.rechecks, 0.0) << engine_name(engine);
   }
+  // Under auto, the engine that would have decided: the persistent one where the system
+  // qualifies (every composed one does), the explicit search where it does not.
+  Scenario s;
+  s.topo = Topology{2, 2, Fabric::Default, true, 1, Wiring::PerPeer, Lowering::Table};
+  s.run.check.max_seconds = 5;
+  s.run.check.clock = [] { return 10.0; };
+  const Result<ScenarioResult> r = run_scenario(s);
+  ASSERT_TRUE(r.ok());
+  EXPECT_EQ(r->result.engine, Engine::Persistent);
 }
 
 TEST(Budgets, AScenarioWithNoClockGivenTimesItsEnginesFromItsOwnStart) {

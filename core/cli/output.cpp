@@ -26,6 +26,13 @@ std::optional<std::string> write_all(int fd, std::string_view data) {
   return std::nullopt;
 }
 
+// The process's umask (reading it means setting it: set back at once).
+mode_t current_umask() {
+  const mode_t mask = ::umask(0);
+  ::umask(mask);
+  return mask;
+}
+
 std::optional<std::string> fsync_path(const std::string& path, int flags) {
   const int fd = ::open(path.c_str(), flags | O_CLOEXEC);
   if (fd < 0) return reason(errno);
@@ -82,9 +89,7 @@ std::optional<std::string> write_file_atomically(const std::string& path, std::s
     }
     mode = st.st_mode & 07777;
   } else {
-    const mode_t mask = ::umask(0);
-    ::umask(mask);
-    mode = 0666 & ~mask;
+    mode = 0666 & ~current_umask();
   }
   const std::string tmp_name = path.substr(0, slash == std::string::npos ? 0 : slash + 1) + "." + base + ".neffbar-XXXXXX";
   std::vector<char> tmp(tmp_name.begin(), tmp_name.end());
@@ -114,8 +119,7 @@ std::optional<std::string> write_directory_atomically(const std::string& dir, st
   if (exists && !fs::is_empty(p, ec) && !fs::exists(p / std::string(model::kManifestName), ec)) {
     return "exists and holds no " + std::string(model::kManifestName) + " (not a compose output): not replaced";
   }
-  const mode_t mask = ::umask(0);
-  ::umask(mask);
+  const mode_t mask = current_umask();
   const std::string parent = p.has_parent_path() ? p.parent_path().string() : ".";
   std::string tmpl = parent + "/." + base + ".neffbar-XXXXXX";
   std::vector<char> tmp(tmpl.begin(), tmpl.end());

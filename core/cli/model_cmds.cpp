@@ -263,6 +263,12 @@ std::string engine_text(const CheckResult& r) {
   return "?";
 }
 
+// "group of 24, from the lowering's hints" / "group of 2^64 or more, found by nauty ...".
+std::string symmetry_text(const CheckResult& r) {
+  const std::string size = r.symmetry_group == UINT64_MAX ? "2^64 or more" : std::to_string(r.symmetry_group);
+  return "group of " + size + (r.symmetry_source == kSymmetryFromHints ? ", from the lowering's hints" : ", found by " + r.symmetry_source);
+}
+
 std::string global_text(const CheckResult& r) {
   switch (r.global) {
     case GlobalStatus::Holds: return "holds";
@@ -297,6 +303,8 @@ void print_result(const ScenarioResult& sr, bool json, const std::string& title,
       j["states_per_second"] = rate;
       j["symmetry"] = r.symmetry_used;
       j["symmetry_group"] = r.symmetry_group;
+      if (r.symmetry_used) j["symmetry_source"] = r.symmetry_source;
+      if (r.automorphism_order > 0) j["automorphism_order"] = r.automorphism_order;
       j["por"] = r.por_used;
     } else {
       j["instructions"] = r.instructions;
@@ -323,7 +331,7 @@ void print_result(const ScenarioResult& sr, bool json, const std::string& title,
     std::cout << "states:   " << r.states << " explored in " << r.seconds << " s (" << static_cast<std::uint64_t>(rate)
               << " states/s), reductions: " << (r.symmetry_used || r.por_used ? "" : "lipton or none")
               << (r.por_used ? "por" : "")
-              << (r.symmetry_used ? std::string(r.por_used ? "+" : "") + "symmetry (group of " + std::to_string(r.symmetry_group) + ")" : "")
+              << (r.symmetry_used ? std::string(r.por_used ? "+" : "") + "symmetry (" + symmetry_text(r) + ")" : "")
               << '\n';
   } else {
     std::cout << "work:     " << r.instructions << " instructions executed in " << r.runs

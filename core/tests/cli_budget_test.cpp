@@ -15,9 +15,13 @@
 #include <nlohmann/json.hpp>
 
 #include "app.h"
+#include "neffbar/model/engines/explicit/nauty/nauty_automorphisms.h"
 
 namespace neffbar::cli {
 namespace {
+
+// As main() does: check-configs without hints finds its symmetry with nauty.
+[[maybe_unused]] const bool kNautyRegistered = (model::use_nauty_automorphisms(), true);
 
 struct Answer {
   int code = 0;
@@ -98,6 +102,10 @@ TEST(CliBudget, CheckConfigsAtEveryClockRead) {
   argv.push_back(nullptr);
   ASSERT_EQ(run(static_cast<int>(enc.size()), argv.data()), 0);
   EXPECT_GT(sweep({"check-configs", bin, bin, "--engine", "explicit", "--json"}), 3u);
+  // Four copies: the symmetry found by nauty, its search tree polled too.
+  const std::vector<std::string> four{"check-configs", bin, bin, bin, bin, "--engine", "explicit", "--json"};
+  EXPECT_EQ(run_cut(four, UINT64_MAX).out.value("symmetry_source", ""), model::nauty_automorphisms()->name());
+  EXPECT_GT(sweep(four), 3u);
 }
 
 }  // namespace

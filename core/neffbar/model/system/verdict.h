@@ -97,6 +97,9 @@ struct Counterexample {
   bool shortest = true;            // false: a valid run, not necessarily a shortest one
 };
 
+// CheckResult::symmetry_source when the lowering's symmetry hints checked out.
+inline constexpr std::string_view kSymmetryFromHints = "hints";
+
 struct CheckResult {
   Verdict verdict = Verdict::Ok;
   std::optional<Counterexample> cex;             // for a failing verdict
@@ -109,7 +112,9 @@ struct CheckResult {
   bool exhaustive = true;                        // the verdict covers every interleaving
   Engine engine = Engine::Explicit;
   bool symmetry_used = false;
-  std::uint64_t symmetry_group = 1;  // size of the verified symmetry group (the upper bound of its reduction)
+  std::uint64_t symmetry_group = 1;  // size of the verified symmetry group (the upper bound of its reduction; saturates)
+  std::string symmetry_source;       // kSymmetryFromHints, or the automorphism finder's name ("nauty 2.8.6 (64 bits)")
+  double automorphism_order = 0;     // the order of the group the finder found (0: not asked)
   bool por_used = false;
   std::uint64_t runs = 0;            // random: schedules tried; persistent: greedy runs
   std::uint32_t broke_in_round = 0;  // failing verdict: the smallest round count that already fails (0: not computed)

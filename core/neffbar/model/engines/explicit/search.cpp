@@ -315,8 +315,15 @@ CheckResult explicit_search(const System& sys, const CheckOptions& opt) {
                    " MiB, more than the memory budget");
   }
   if (deadline.check()) return stopped("time budget exhausted before the search started");
-  const std::optional<Symmetry> sym =
-      opt.symmetry && opt.reduce ? Symmetry::detect(sys, opt.symmetry_hints, c.blocks, &deadline) : std::nullopt;
+  std::optional<Symmetry> sym;
+  if (opt.symmetry && opt.reduce) {
+    sym = Symmetry::detect(sys, opt.symmetry_hints, c.blocks, &deadline);
+    if (sym) res.symmetry_source = kSymmetryFromHints;
+    if (!sym && opt.automorphisms && !deadline.expired()) {
+      sym = Symmetry::automatic(sys, c.blocks, *opt.automorphisms, &res.automorphism_order, &deadline);
+      if (sym) res.symmetry_source = std::string(opt.automorphisms->name());
+    }
+  }
   if (deadline.expired()) return stopped("time budget exhausted while verifying the symmetry");
   res.symmetry_used = sym.has_value();
   if (sym) res.symmetry_group = sym->group_size();

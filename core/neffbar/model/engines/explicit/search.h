@@ -55,8 +55,11 @@ struct CheckOptions : CommonOptions {
   bool symmetry = true;
   std::uint64_t max_states = 30'000'000;
   std::uint64_t max_memory = kDefaultMaxMemory;
-  // The candidate symmetry from lower_with_hints(); empty: no symmetry reduction.
+  // The candidate symmetry from lower_with_hints(), the fast path; where there is none
+  // or it does not check out, the symmetry is found from the system by `automorphisms`
+  // (automorphisms.h; nullptr: none).
   SymmetryHints symmetry_hints;
+  const AutomorphismFinder* automorphisms = default_automorphisms();
 };
 
 CheckResult explicit_search(const System& sys, const CheckOptions& opt = {});

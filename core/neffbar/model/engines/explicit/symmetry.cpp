@@ -5,6 +5,8 @@
 #include <numeric>
 #include <tuple>
 
+#include "neffbar/model/engines/explicit/system_graph.h"
+
 namespace neffbar::model {
 namespace {
 
@@ -54,13 +56,28 @@ std::optional<std::vector<std::int64_t>> sema_renaming(const System& sys, const 
 bool is_automorphism(const System& sys, const SymmetryHints& hints, std::span<const std::uint32_t> perm,
                      const std::vector<std::uint32_t>& slot_map,
                      const std::vector<detail::AtomicBlocks>& blocks, Deadline* deadline) {
-  const std::size_t P = sys.procs.size();
-  if (perm.size() != P || hints.sema_slot.size() != sys.semas.size()) return false;
+  if (perm.size() != sys.procs.size() || hints.sema_slot.size() != sys.semas.size()) return false;
   if (deadline && deadline->poll(sys.semas.size())) return false;
   const auto rho = sema_renaming(sys, hints, slot_map);
-  if (!rho) return false;
+  return rho && is_automorphism(sys, perm, *rho, blocks, deadline);
+}
+
+bool is_automorphism(const System& sys, std::span<const std::uint32_t> perm, std::span<const std::int64_t> rho,
+                     const std::vector<detail::AtomicBlocks>& blocks, Deadline* deadline) {
+  const std::size_t P = sys.procs.size();
+  if (perm.size() != P || rho.size() != sys.semas.size()) return false;
+  std::vector<bool> seen(std::max(P, rho.size()), false);
+  for (std::uint32_t q : perm) {
+    if (q >= P || seen[q]) return false;
+    seen[q] = true;
+  }
+  std::fill(seen.begin(), seen.end(), false);
+  for (std::int64_t r : rho) {
+    if (r < 0 || static_cast<std::size_t>(r) >= rho.size() || seen[static_cast<std::size_t>(r)]) return false;
+    seen[static_cast<std::size_t>(r)] = true;
+  }
   for (std::size_t s = 0; s < sys.semas.size(); ++s) {
-    if (sys.semas[static_cast<std::size_t>((*rho)[s])].initial != sys.semas[s].initial) return false;
+    if (sys.semas[static_cast<std::size_t>(rho[s])].initial != sys.semas[s].initial) return false;
   }
   for (std::size_t p = 0; p < P; ++p) {
     if (deadline && deadline->poll(sys.procs[p].program.size() + 1)) return false;
@@ -77,7 +94,7 @@ bool is_automorphism(const System& sys, const SymmetryHints& hints, std::span<co
       std::vector<std::int64_t> semas;
       for (std::size_t i = pc; i < end; ++i) {
         const Instr& x = a.program[i];
-        const std::int64_t mapped = x.marker == Marker::None ? (*rho)[x.op.sema] : -1;
+        const std::int64_t mapped = x.marker == Marker::None ? rho[x.op.sema] : -1;
         mine.push_back(key_of(x, mapped));
         image.push_back(key_of(b.program[i], b.program[i].marker == Marker::None ? b.program[i].op.sema : -1));
         if (x.marker == Marker::None) semas.push_back(x.op.sema);
@@ -165,7 +182,66 @@ std::optional<Symmetry> Symmetry::detect(const System& sys, const SymmetryHints&
   return s;
 }
 
+std::optional<Symmetry> Symmetry::automatic(const System& sys, const std::vector<detail::AtomicBlocks>& blocks,
+                                            const AutomorphismFinder& finder, double* found_order, Deadline* deadline) {
+  const ColouredGraph g = system_graph(sys, blocks);
+  if (deadline && deadline->poll(g.size())) return std::nullopt;
+  const std::optional<Automorphisms> aut = finder.find(g, deadline);
+  if (!aut) return std::nullopt;
+  if (found_order) *found_order = aut->order;
+  const auto P = static_cast<std::uint32_t>(sys.procs.size());
+  std::vector<std::int64_t> sema_at(g.size(), -1);  // vertex -> its semaphore
+  for (std::size_t s = 0; s < g.sema_vertex.size(); ++s) {
+    if (g.sema_vertex[s] >= 0) sema_at[static_cast<std::size_t>(g.sema_vertex[s])] = static_cast<std::int64_t>(s);
+  }
+  // Interchangeable processes: a union-find over the generators that swap two of them.
+  std::vector<std::uint32_t> root(P);
+  std::iota(root.begin(), root.end(), 0u);
+  const auto find = [&](std::uint32_t x) {
+    while (root[x] != x) x = root[x] = root[root[x]];
+    return x;
+  };
+  bool swapped = false;
+  for (const std::vector<std::uint32_t>& gen : aut->generators) {
+    if (gen.size() != g.size()) return std::nullopt;
+    const std::span<const std::uint32_t> perm(gen.data(), P);
+    std::vector<std::int64_t> rho(sys.semas.size());
+    for (std::size_t s = 0; s < rho.size(); ++s) {  // a semaphore no instruction names stays
+      const std::int64_t v = g.sema_vertex[s];
+      rho[s] = v < 0 ? static_cast<std::int64_t>(s) : sema_at[gen[static_cast<std::size_t>(v)]];
+      if (rho[s] < 0) return std::nullopt;
+    }
+    if (!is_automorphism(sys, perm, rho, blocks, deadline)) return std::nullopt;
+    std::vector<std::uint32_t> moved;
+    for (std::uint32_t p = 0; p < P && moved.size() <= 2; ++p) {
+      if (perm[p] != p) moved.push_back(p);
+    }
+    if (moved.size() == 2) {
+      root[find(moved[0])] = find(moved[1]);
+      swapped = true;
+    }
+  }
+  if (!swapped) return std::nullopt;
+  Symmetry s;
+  s.procs_ = P;
+  std::vector<std::vector<std::uint32_t>> by_root(P);
+  for (std::uint32_t p = 0; p < P; ++p) by_root[find(p)].push_back(p);
+  for (auto& c : by_root) {
+    if (c.size() > 1) s.classes_.push_back(std::move(c));
+  }
+  return s;
+}
+
 std::uint64_t Symmetry::group_size() const {
+  if (!classes_.empty()) {  // the product of the classes' factorials, saturated
+    std::uint64_t f = 1;
+    for (const auto& c : classes_) {
+      for (std::uint64_t i = 2; i <= c.size(); ++i) {
+        f = f > UINT64_MAX / i ? UINT64_MAX : f * i;
+      }
+    }
+    return f;
+  }
   std::uint64_t f = 1;
   for (std::uint32_t i = 2; i <= leaders_; ++i) f *= i;
   return f * translations_.size();
@@ -173,6 +249,20 @@ std::uint64_t Symmetry::group_size() const {
 
 void Symmetry::canonicalize(std::span<const std::uint16_t> in, std::span<std::uint16_t> out,
                             std::span<std::uint32_t> perm) const {
+  if (!classes_.empty()) {  // each class's pcs sorted; members keep their order among equal pcs
+    std::copy(in.begin(), in.end(), out.begin());
+    std::iota(perm.begin(), perm.end(), 0u);
+    auto& order = order_;
+    for (const std::vector<std::uint32_t>& c : classes_) {
+      order.assign(c.begin(), c.end());
+      std::stable_sort(order.begin(), order.end(), [&](std::uint32_t a, std::uint32_t b) { return in[a] < in[b]; });
+      for (std::size_t k = 0; k < c.size(); ++k) {
+        out[c[k]] = in[order[k]];
+        perm[order[k]] = c[k];
+      }
+    }
+    return;
+  }
   const std::uint32_t C = chips_, L = leaders_;
   const std::uint32_t rows = 2 * C;  // leader pc and proxy pc per chip
   auto& best = best_;

@@ -10,6 +10,14 @@
 // semaphore has) every process's atomic blocks equal its image's, initial values agree
 // and guarantees map onto guarantees.  Canonical form: for each translation, sort the leader columns
 // (each column = the pcs of leader l and its proxy on every chip) and keep the least.
+//
+// Without hints (configs given as files) the symmetry is found from the system itself:
+// the automorphisms of its graph (system_graph.h) from a finder made for it (nauty),
+// each generator checked by is_automorphism() on the whole program.  The generators that
+// swap two processes and fix every other one generate a product of symmetric groups, one
+// on each class of interchangeable processes; canonical form: sort each class's pcs.
+// (Generators that move more than two processes are left out of the reduction: sound,
+// and canonical for the subgroup the swaps generate.)
 #pragma once
 
 #include <cstdint>
@@ -19,6 +27,7 @@
 
 #include "neffbar/model/engines/common/atomic_blocks.h"
 #include "neffbar/model/engines/common/budget.h"
+#include "neffbar/model/engines/explicit/automorphisms.h"
 #include "neffbar/model/system/symmetry_hints.h"
 #include "neffbar/model/system/system.h"
 
@@ -37,6 +46,13 @@ class Symmetry {
                                        const std::vector<detail::AtomicBlocks>& blocks,
                                        Deadline* deadline = nullptr);
 
+  // From the automorphisms of system_graph(sys, blocks); nullopt when the finder fails,
+  // a generator does not check out on the whole program, or no generator swaps two
+  // processes.  found_order: the order of the group the finder found (whatever was used).
+  static std::optional<Symmetry> automatic(const System& sys, const std::vector<detail::AtomicBlocks>& blocks,
+                                           const AutomorphismFinder& finder, double* found_order = nullptr,
+                                           Deadline* deadline = nullptr);
+
   // out = canonical pcs; perm[i] = the slot process i lands in.
   void canonicalize(std::span<const std::uint16_t> in, std::span<std::uint16_t> out,
                     std::span<std::uint32_t> perm) const;
@@ -44,12 +60,17 @@ class Symmetry {
   // The work of one canonicalize() in the units of Deadline::poll (pcs moved and
   // compared): translations x (processes + leader columns).  At 64x4 host-CC about
   // 64 x 770, so the search polls after every few calls.
-  [[nodiscard]] std::uint64_t work() const { return translations_.size() * (procs_ + std::uint64_t{2} * chips_ * leaders_); }
+  [[nodiscard]] std::uint64_t work() const {
+    return classes_.empty() ? translations_.size() * (procs_ + std::uint64_t{2} * chips_ * leaders_) : procs_;
+  }
+  // The classes of interchangeable processes (automatic(); empty for the hints' group).
+  [[nodiscard]] const std::vector<std::vector<std::uint32_t>>& classes() const { return classes_; }
 
  private:
   std::uint32_t procs_ = 0, chips_ = 0, leaders_ = 0;
   std::vector<std::int32_t> leader_proc_, proxy_proc_;
   std::vector<std::uint32_t> translations_;
+  std::vector<std::vector<std::uint32_t>> classes_;
   // Scratch buffers (canonicalize runs millions of times; one checker per thread).
   mutable std::vector<std::uint16_t> best_, cand_, cols_;
   mutable std::vector<std::uint32_t> best_perm_, cand_perm_, order_;
@@ -59,6 +80,9 @@ class Symmetry {
 // `slot_map` (leader slot k -> slot_map[k]), maps the system onto itself block by block.
 bool is_automorphism(const System& sys, const SymmetryHints& hints, std::span<const std::uint32_t> perm,
                      const std::vector<std::uint32_t>& slot_map,
+                     const std::vector<detail::AtomicBlocks>& blocks, Deadline* deadline = nullptr);
+// The same with the semaphore renaming given (rho[s] = the image of semaphore s).
+bool is_automorphism(const System& sys, std::span<const std::uint32_t> perm, std::span<const std::int64_t> rho,
                      const std::vector<detail::AtomicBlocks>& blocks, Deadline* deadline = nullptr);
 
 }  // namespace neffbar::model

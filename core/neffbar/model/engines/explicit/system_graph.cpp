@@ -1,0 +1,127 @@
+#include "neffbar/model/engines/explicit/system_graph.h"
+
+#include <algorithm>
+#include <map>
+#include <limits>
+#include <tuple>
+
+namespace neffbar::model {
+namespace {
+
+// (kind, then the kind's fields); kind 0 = process, 1 = instruction, 2 = semaphore.
+using Colour = std::tuple<int, std::int64_t, std::int64_t, std::int64_t, std::int64_t, std::int64_t, std::int64_t,
+                          std::int64_t>;
+
+}  // namespace
+
+ColouredGraph system_graph(const System& sys, const std::vector<detail::AtomicBlocks>& blocks) {
+  const auto P = static_cast<std::uint32_t>(sys.procs.size());
+  std::vector<Colour> colours;
+  std::vector<std::vector<std::uint32_t>> out;
+  for (const Process& p : sys.procs) {
+    colours.push_back({0, p.participant, static_cast<std::int64_t>(p.program.size()), p.program.repeat(),
+                       p.program.body_rounds(), 0, 0, 0});
+    out.emplace_back();
+  }
+  ColouredGraph g;
+  g.procs = P;
+  g.sema_vertex.assign(sys.semas.size(), -1);
+  for (std::uint32_t p = 0; p < P; ++p) {
+    const std::vector<Instr>& body = sys.procs[p].program.body();
+    const auto n = static_cast<std::uint32_t>(body.size());
+    // The body's atomic blocks from pc 0 (one cut at the body's end): inside a block the
+    // order is not observable (is_automorphism compares each block as a multiset) unless
+    // a semaphore repeats in it, so its instructions share the block's position.
+    for (std::uint32_t start = 0; start < n;) {
+      std::uint32_t end = blocks.at(p).end(start);
+      end = std::clamp(end == kNone ? n : end, start + 1, n);
+      std::vector<std::uint32_t> semas;
+      for (std::uint32_t i = start; i < end; ++i) {
+        if (body[i].marker == Marker::None) semas.push_back(body[i].op.sema);
+      }
+      std::sort(semas.begin(), semas.end());
+      const bool ordered = std::adjacent_find(semas.begin(), semas.end()) != semas.end();
+      for (std::uint32_t pc = start; pc < end; ++pc) {
+        const Instr& in = body[pc];
+        const bool op = in.marker == Marker::None;
+        colours.push_back({1, ordered ? pc : start, end - start, static_cast<int>(in.marker),
+                           op ? static_cast<int>(in.op.prim) : -1, op ? in.op.value : 0, op ? in.op.dec : 0, in.round});
+        const auto v = static_cast<std::uint32_t>(out.size());
+        out[p].push_back(v);
+        out.emplace_back();
+        if (!op) continue;
+        auto& sv = g.sema_vertex.at(in.op.sema);
+        if (sv < 0) {
+          sv = static_cast<std::int64_t>(out.size());
+          colours.push_back({2, sys.semas[in.op.sema].initial, 0, 0, 0, 0, 0, 0});
+          out.emplace_back();
+        }
+        out[v].push_back(static_cast<std::uint32_t>(sv));
+      }
+      start = end;
+    }
+  }
+  // A guarantee is a set: processes declaring the same set share its vertex S (p - S),
+  // whose members hang off it through a vertex of their own (S - m - q), so membership
+  // keeps its direction in an undirected graph and all-to-all guarantees cost P
+  // vertices, not P^2.
+  std::map<std::vector<std::uint32_t>, std::uint32_t> set_vertex;
+  for (std::uint32_t p = 0; p < P; ++p) {
+    std::vector<std::uint32_t> members;
+    for (std::uint32_t q : sys.procs[p].guarantee) {
+      if (q < P) members.push_back(q);
+    }
+    std::sort(members.begin(), members.end());
+    members.erase(std::unique(members.begin(), members.end()), members.end());
+    if (members.empty()) continue;
+    auto [it, fresh] = set_vertex.try_emplace(members, static_cast<std::uint32_t>(out.size()));
+    if (fresh) {
+      colours.push_back({3, 0, 0, 0, 0, 0, 0, 0});
+      out.emplace_back();
+      for (std::uint32_t q : members) {
+        out[it->second].push_back(static_cast<std::uint32_t>(out.size()));
+        colours.push_back({4, 0, 0, 0, 0, 0, 0, 0});
+        out.push_back({q});
+      }
+    }
+    out[p].push_back(it->second);
+  }
+  std::vector<Colour> sorted = colours;
+  std::sort(sorted.begin(), sorted.end());
+  sorted.erase(std::unique(sorted.begin(), sorted.end()), sorted.end());
+  g.colour.reserve(colours.size());
+  for (const Colour& c : colours) {
+    g.colour.push_back(static_cast<std::uint32_t>(std::lower_bound(sorted.begin(), sorted.end(), c) - sorted.begin()));
+  }
+  std::vector<std::pair<std::uint32_t, std::uint32_t>> back;  // each edge both ways
+  for (std::uint32_t v = 0; v < out.size(); ++v) {
+    for (std::uint32_t w : out[v]) back.emplace_back(w, v);
+  }
+  for (const auto& [w, v] : back) out[w].push_back(v);
+  for (auto& heads : out) {
+    std::sort(heads.begin(), heads.end());
+    heads.erase(std::unique(heads.begin(), heads.end()), heads.end());
+  }
+  g.out = std::move(out);
+  return g;
+}
+
+bool preserves(const ColouredGraph& g, std::span<const std::uint32_t> perm) {
+  const std::uint32_t n = g.size();
+  if (perm.size() != n) return false;
+  std::vector<bool> hit(n, false);
+  for (std::uint32_t v = 0; v < n; ++v) {
+    if (perm[v] >= n || hit[perm[v]] || g.colour[perm[v]] != g.colour[v]) return false;
+    hit[perm[v]] = true;
+  }
+  std::vector<std::uint32_t> image;
+  for (std::uint32_t v = 0; v < n; ++v) {
+    image.clear();
+    for (std::uint32_t w : g.out[v]) image.push_back(perm[w]);
+    std::sort(image.begin(), image.end());
+    if (image != g.out[perm[v]]) return false;
+  }
+  return true;
+}
+
+}  // namespace neffbar::model

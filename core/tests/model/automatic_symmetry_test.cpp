@@ -1,0 +1,289 @@
+// The explicit search's symmetry found from the system itself (Symmetry::automatic: the
+// automorphisms of system_graph() from nauty, each generator checked on the whole
+// program): sound on arbitrary systems against the reference checker with the hints
+// dropped, exact on copies of one config (the states of a multiset, not of a product),
+// a lying finder's generator refused, and the lowering's hints a subgroup of what nauty
+// finds on the composed systems.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <fstream>
+#include <random>
+#include <sstream>
+
+#include "hand_made.h"
+#include "neffbar/json_log.h"
+#include "neffbar/model/engines/common/compiled.h"
+#include "neffbar/model/engines/explicit/nauty/nauty_automorphisms.h"
+#include "neffbar/model/engines/explicit/search.h"
+#include "neffbar/model/engines/explicit/symmetry.h"
+#include "neffbar/model/engines/explicit/system_graph.h"
+#include "neffbar/model/scenarios/scenario.h"
+#include "testing/arbitrary_system.h"
+#include "testing/reference_checker.h"
+#include "testing/reference_report.h"
+
+namespace neffbar::model {
+namespace {
+
+const AutomorphismFinder& nauty() {
+  const AutomorphismFinder* f = nauty_automorphisms();
+  EXPECT_NE(f, nullptr) << "core_tests is linked with nauty";
+  return *f;
+}
+
+ConfigBytes shipped_example() {
+  std::ifstream in(std::string(NEFFBAR_CORPUS_DIR) + "/examples/two_leaders_gate.json");
+  std::stringstream text;
+  text << in.rdbuf();
+  const Result<ConfigBytes> b = read_log(text.str());
+  EXPECT_TRUE(b.ok()) << (b.ok() ? "" : b.error().message());
+  return b.ok() ? *b : ConfigBytes{};
+}
+
+// What check-configs decides on N copies of one image (declared guarantees, the
+// explicit search), with or without a finder.
+CheckResult copies(std::uint32_t n, const AutomorphismFinder* finder, bool symmetry = true) {
+  Scenario s;
+  s.configs.assign(n, shipped_example());
+  s.run.engine = Engine::Explicit;
+  s.run.check.guarantee = GuaranteeMode::Declared;
+  s.run.check.symmetry = symmetry;
+  s.run.check.automorphisms = finder;
+  s.run.check.max_states = 2'000'000;
+  const Result<ScenarioResult> r = run_scenario(s);
+  EXPECT_TRUE(r.ok()) << (r.ok() ? "" : r.error().message());
+  return r.ok() ? r->result : CheckResult{};
+}
+
+// The atomic blocks the search builds (Lipton reduction on).
+std::vector<detail::AtomicBlocks> blocks_of(const System& sys) {
+  return detail::Compiled(sys, /*reduce=*/true, /*prefix_sums=*/false, /*blocks_wanted=*/true).blocks;
+}
+
+std::uint64_t factorial(std::uint64_t n) { return n <= 1 ? 1 : n * factorial(n - 1); }
+
+// Each copy has three pcs that matter (before, between and after its wait), so the
+// unreduced search sees 3^N states and the reduced one the multisets of N pcs over
+// three: C(N + 2, 2).  Same verdict, kinds and global line either way.
+TEST(AutomaticSymmetry, CopiesOfOneConfigCostTheirMultisets) {
+  for (std::uint32_t n = 2; n <= 9; ++n) {
+    const CheckResult plain = copies(n, nullptr), found = copies(n, &nauty());
+    ASSERT_EQ(plain.verdict, found.verdict) << n;
+    EXPECT_EQ(plain.found_mask, found.found_mask) << n;
+    EXPECT_EQ(plain.global, found.global) << n;
+    EXPECT_TRUE(found.exact()) << n;
+    EXPECT_FALSE(plain.symmetry_used) << n;
+    EXPECT_TRUE(found.symmetry_used) << n;
+    EXPECT_EQ(found.symmetry_source, nauty().name()) << n;
+    EXPECT_EQ(found.symmetry_group, factorial(n)) << n;
+    EXPECT_DOUBLE_EQ(found.automorphism_order, static_cast<double>(factorial(n))) << n;
+    std::uint64_t three_n = 1;
+    for (std::uint32_t i = 0; i < n; ++i) three_n *= 3;
+    EXPECT_EQ(plain.states, three_n) << n;
+    EXPECT_EQ(found.states, std::uint64_t{n + 2} * (n + 1) / 2) << n;
+  }
+  // At the deployed count, where the unreduced search runs out of memory.
+  const CheckResult big = copies(64, &nauty());
+  EXPECT_TRUE(big.exact());
+  EXPECT_EQ(big.states, 66u * 65 / 2);
+  EXPECT_EQ(big.symmetry_group, UINT64_MAX);  // 64! saturates
+  EXPECT_GT(big.automorphism_order, 1e89);    // 64! = 1.27e89
+  EXPECT_EQ(big.verdict, copies(2, nullptr).verdict);
+  // --no-symmetry turns it off too.
+  EXPECT_FALSE(copies(3, &nauty(), /*symmetry=*/false).symmetry_used);
+}
+
+// Sound where it is used: on arbitrary systems with the hints dropped (the symmetric
+// cases of arbitrary_case, flawed or not, and arbitrary ones), every reduction with the
+// found symmetry gives the reference checker's report; and the generator reaches
+// systems where it is used.
+TEST(AutomaticSymmetry, AgreesWithTheReferenceWithoutHints) {
+  std::mt19937_64 rng(33);
+  const auto pick = [&](std::uint32_t n) { return static_cast<std::uint32_t>(rng() % n); };
+  int used = 0, compared = 0;
+  const int systems = hand_made::kSanitized ? 300 : 1500;
+  for (int i = 0; i < systems; ++i) {
+    ArbitraryShape shape;
+    shape.persistent_only = i % 2 == 0;
+    const ArbitraryCase ac = arbitrary_case(pick, shape);
+    const testing::ReferenceResult ref = testing::reference_check(ac.sys, 20'000);
+    if (!ref.complete) continue;
+    for (bool por : {false, true}) {
+      CheckOptions o;
+      o.collect_all = true;
+      o.por = por;
+      o.automorphisms = &nauty();
+      o.max_states = 200'000;
+      const CheckResult r = explicit_search(ac.sys, o);
+      const std::string why =
+          testing::report_disagreement(ac.sys, r, ref, testing::ReportContext{.broke_in_round = 0});
+      ASSERT_TRUE(why.empty()) << "system " << i << (por ? " with POR" : "") << ": " << why << '\n' << listing(ac.sys);
+      ++compared;
+      used += r.symmetry_used ? 1 : 0;
+    }
+  }
+  std::cout << "compared " << compared << ", symmetry found in " << used << "\n";
+  EXPECT_GT(compared, systems);
+  EXPECT_GT(used, compared / 20) << "the arbitrary cases reach systems with interchangeable processes";
+}
+
+// A finder that swaps processes 0 and 1 and nothing else, whatever the system.
+class Lying final : public AutomorphismFinder {
+ public:
+  [[nodiscard]] std::string_view name() const override { return "lying"; }
+  [[nodiscard]] std::optional<Automorphisms> find(const ColouredGraph& g, Deadline* /*deadline*/) const override {
+    std::vector<std::uint32_t> perm(g.size());
+    for (std::uint32_t v = 0; v < g.size(); ++v) perm[v] = v;
+    std::swap(perm[0], perm[1]);
+    return Automorphisms{{perm}, 2};
+  }
+};
+
+// Two processes that differ (one waits for 1, the other for 2): the graph says so, and
+// a finder that claims them interchangeable anyway is refused by the check on the
+// program, so the search runs unreduced and finds what the reference finds.
+TEST(AutomaticSymmetry, AGeneratorThatIsNoAutomorphismIsRefused) {
+  System sys;
+  sys.semas = {Semaphore{"a", 0, 0}, Semaphore{"b", 0, 0}};
+  for (std::int64_t need : {1, 2}) {
+    Process p;
+    p.name = "p" + std::to_string(need);
+    p.participant = true;
+    p.program.push_back(Instr{Marker::None, SemaOp{Prim::Inc, 0, 1, 0}, 0});
+    p.program.push_back(Instr{Marker::None, SemaOp{Prim::WaitGe, 0, need, 0}, 0});
+    sys.procs.push_back(p);
+  }
+  const std::vector<detail::AtomicBlocks> blocks = blocks_of(sys);
+  const ColouredGraph g = system_graph(sys, blocks);
+  const Lying lying;
+  EXPECT_FALSE(preserves(g, lying.find(g, nullptr)->generators[0]));
+  EXPECT_FALSE(Symmetry::automatic(sys, blocks, lying).has_value());
+  const std::optional<Automorphisms> real = nauty().find(g);
+  ASSERT_TRUE(real.has_value());
+  EXPECT_TRUE(real->generators.empty());
+  EXPECT_DOUBLE_EQ(real->order, 1);
+  CheckOptions o;
+  o.collect_all = true;
+  o.automorphisms = &lying;
+  const CheckResult r = explicit_search(sys, o);
+  EXPECT_FALSE(r.symmetry_used);
+  EXPECT_EQ(r.found_mask, testing::reference_check(sys).found_mask);
+}
+
+// Every generator nauty reports preserves the graph; on two interchangeable processes
+// it reports their swap, and Symmetry::automatic makes them one class.
+TEST(AutomaticSymmetry, TwoCopiesAreOneClass) {
+  System sys;
+  sys.semas = {Semaphore{"s", 0, 0}};
+  for (int k = 0; k < 3; ++k) {
+    Process p;
+    p.name = "p" + std::to_string(k);
+    p.participant = true;
+    p.program.push_back(Instr{Marker::None, SemaOp{Prim::Inc, 0, 1, 0}, 0});
+    p.program.push_back(Instr{Marker::None, SemaOp{Prim::WaitGe, 0, k == 1 ? 3 : 2, 0}, 0});
+    sys.procs.push_back(p);
+  }
+  const std::vector<detail::AtomicBlocks> blocks = blocks_of(sys);
+  const ColouredGraph g = system_graph(sys, blocks);
+  const std::optional<Automorphisms> a = nauty().find(g);
+  ASSERT_TRUE(a.has_value());
+  EXPECT_DOUBLE_EQ(a->order, 2);
+  for (const auto& gen : a->generators) EXPECT_TRUE(preserves(g, gen));
+  const std::optional<Symmetry> s = Symmetry::automatic(sys, blocks, nauty());
+  ASSERT_TRUE(s.has_value());
+  EXPECT_EQ(s->classes(), (std::vector<std::vector<std::uint32_t>>{{0, 2}}));
+  EXPECT_EQ(s->group_size(), 2u);
+  // Canonical form: the class's pcs sorted, the others where they are.
+  const std::vector<std::uint16_t> in{2, 1, 0};
+  std::vector<std::uint16_t> out(3);
+  std::vector<std::uint32_t> perm(3);
+  s->canonicalize(in, out, perm);
+  EXPECT_EQ(out, (std::vector<std::uint16_t>{0, 1, 2}));
+  EXPECT_EQ(perm, (std::vector<std::uint32_t>{2, 1, 0}));
+}
+
+// Two pairs (a signaller and its waiter each) are interchangeable only as pairs: the
+// group nauty finds is {id, (0 1)(2 3)} and no generator swaps two processes alone, so
+// no class is formed (sorting the pcs of 0 and 1 without 2 and 3 would merge states
+// that are not images of each other).
+TEST(AutomaticSymmetry, ASwapOfPairsMakesNoClass) {
+  System sys;
+  sys.semas = {Semaphore{"a", 0, 0}, Semaphore{"b", 0, 0}, Semaphore{"c", 0, 0}, Semaphore{"d", 0, 0}};
+  const auto proc = [](std::string name, SemaOp first, SemaOp second) {
+    Process p;
+    p.name = std::move(name);
+    p.participant = true;
+    p.program.push_back(Instr{Marker::None, first, 0});
+    p.program.push_back(Instr{Marker::None, second, 0});
+    return p;
+  };
+  sys.procs = {proc("signal0", {Prim::Inc, 0, 1, 0}, {Prim::WaitGe, 1, 1, 0}),
+               proc("signal1", {Prim::Inc, 2, 1, 0}, {Prim::WaitGe, 3, 1, 0}),
+               proc("wait0", {Prim::WaitGe, 0, 1, 0}, {Prim::Inc, 1, 1, 0}),
+               proc("wait1", {Prim::WaitGe, 2, 1, 0}, {Prim::Inc, 3, 1, 0})};
+  const std::vector<detail::AtomicBlocks> blocks = blocks_of(sys);
+  const std::optional<Automorphisms> a = nauty().find(system_graph(sys, blocks));
+  ASSERT_TRUE(a.has_value());
+  EXPECT_DOUBLE_EQ(a->order, 2);
+  ASSERT_EQ(a->generators.size(), 1u);
+  EXPECT_EQ(std::vector<std::uint32_t>(a->generators[0].begin(), a->generators[0].begin() + 4),
+            (std::vector<std::uint32_t>{1, 0, 3, 2}));
+  EXPECT_FALSE(Symmetry::automatic(sys, blocks, nauty()).has_value());
+}
+
+// nauty polls the deadline once a node of its search tree and stops when it expires:
+// the finder then answers nothing, and the search says BUDGET.
+TEST(AutomaticSymmetry, NautyStopsAtTheDeadline) {
+  Scenario s;
+  s.configs.assign(12, shipped_example());
+  const Result<Lowered> l = build_system(s, 1);
+  ASSERT_TRUE(l.ok());
+  const ColouredGraph g = system_graph(l->system, blocks_of(l->system));
+  Deadline counting(1e9, [] { return 0.0; }, {}, /*cadence=*/1);
+  const std::optional<Automorphisms> whole = nauty().find(g, &counting);
+  ASSERT_TRUE(whole.has_value());
+  EXPECT_DOUBLE_EQ(whole->order, static_cast<double>(factorial(12)));
+  const std::uint64_t nodes = counting.reads();
+  EXPECT_GT(nodes, 10u) << "a read a node";
+  for (std::uint64_t cut : {std::uint64_t{0}, nodes / 4, nodes / 2}) {  // (at the last node it has finished)
+    std::uint64_t reads = 0;
+    Deadline d(1, [&] { return reads++ < cut ? 0.0 : 2.0; }, {}, 1);
+    EXPECT_FALSE(nauty().find(g, &d).has_value()) << "cut at node " << cut;
+    EXPECT_LE(reads, cut + 2) << "nauty stops at the first node past the cut";
+  }
+  // Once stopped, the next call runs whole (the stop request is cleared).
+  EXPECT_TRUE(nauty().find(g).has_value());
+  CheckOptions o;
+  o.automorphisms = &nauty();
+  o.poll_cadence = 1;
+  std::uint64_t reads = 0;
+  o.clock = [&] { return reads++ < 3 ? 0.0 : 1e9; };
+  EXPECT_EQ(explicit_search(l->system, o).verdict, Verdict::Budget);
+}
+
+// On composed systems the lowering's hints are a fast path of what the system has: the
+// group the hints verify is a subgroup of the one nauty finds (its order divides it).
+TEST(AutomaticSymmetry, TheHintsAreASubgroupOfTheSystemsAutomorphisms) {
+  int checked = 0;
+  for (const auto& [chips, leaders] : std::vector<std::pair<std::uint32_t, std::uint32_t>>{{1, 2}, {2, 2}, {4, 2}, {2, 4}, {8, 4}}) {
+    for (Lowering low : {Lowering::Table, Lowering::Hierarchical}) {
+      Scenario s;
+      s.topo = Topology{chips, leaders, Fabric::Default, true, 2, Wiring::PerPeer, low};
+      const Result<Lowered> l = build_system(s, s.topo.rounds);
+      ASSERT_TRUE(l.ok());
+      const std::vector<detail::AtomicBlocks> blocks = blocks_of(l->system);
+      const std::optional<Symmetry> hinted = Symmetry::detect(l->system, l->hints, blocks);
+      if (!hinted) continue;
+      const std::optional<Automorphisms> a = nauty().find(system_graph(l->system, blocks));
+      ASSERT_TRUE(a.has_value());
+      EXPECT_LE(static_cast<double>(hinted->group_size()), a->order) << chips << "x" << leaders;
+      EXPECT_EQ(std::fmod(a->order, static_cast<double>(hinted->group_size())), 0.0) << chips << "x" << leaders;
+      ++checked;
+    }
+  }
+  EXPECT_GT(checked, 4);
+}
+
+}  // namespace
+}  // namespace neffbar::model

@@ -10,11 +10,15 @@
 #include <tuple>
 #include <vector>
 
+#include "neffbar/model/engines/explicit/nauty/nauty_automorphisms.h"
 #include "rc_driver.h"
 #include "registry.h"
 
 namespace neffbar::props {
 namespace {
+
+// As the CLI does: `reductions` with its hints dropped finds the symmetry with nauty.
+[[maybe_unused]] const bool kNautyRegistered = (model::use_nauty_automorphisms(), true);
 
 class Props : public ::testing::TestWithParam<std::string_view> {};
 

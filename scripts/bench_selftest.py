@@ -724,7 +724,7 @@ def test_track(check, tmp):
              "benches": [{"name": k, "value": v, "unit": "instructions/op"} for k, v in vals.items()]}
             for c, vals in points]}}
 
-    def track(ser, cur, *args, commit="c3"):
+    def track(ser, cur, *args, commit="c3", cwd=None):
         paths = {}
         for what, doc in (("series", ser), ("current", cur)):
             paths[what] = os.path.join(tmp, f"{what}.json")
@@ -740,7 +740,7 @@ def test_track(check, tmp):
         env = dict(os.environ, GITHUB_STEP_SUMMARY=summary, GITHUB_OUTPUT=output)
         p = subprocess.run([sys.executable, os.path.join(HERE, "bench-track"), "--series", paths["series"], "--name", name,
                             "--current", paths["current"], "--commit", commit, *args],
-                           capture_output=True, text=True, env=env)
+                           capture_output=True, text=True, env=env, cwd=cwd)
         return p.returncode, p.stdout, p.stderr, open(summary).read(), open(output).read()
 
     cur = [{"name": "BM_A (instructions)", "unit": "instructions/op", "value": 103.0},
@@ -798,6 +798,24 @@ def test_track(check, tmp):
     baseline(103.0)
     rc, out, *_ = track(prev2, cur, "--threshold", "2", "--fail", "--baseline", base)
     check(rc == 1 and "::error" in out, "bench-track --baseline: the previous point's commit not in the repository: nothing accepted")
+    # A run behind the series: its commit is an ancestor of the last point's (an older
+    # run re-run after a newer push).  Nothing compared, stale=true; a later commit, or
+    # one on another line of history (a force-push), is compared as before.
+    git("commit", "-q", "--allow-empty", "-m", "later")
+    later = git("rev-parse", "HEAD")
+    prev_later = series((later, {"BM_A (instructions)": 100.0, "BM_B (instructions)": 50.0}))
+    rc, out, err, summary, output = track(prev_later, cur, "--threshold", "2", "--fail", commit=then, cwd=repo)
+    check(rc == 0 and "::warning " in out and "::error" not in out and "stale=true" in output and "behind the series" in summary,
+          f"bench-track: a run behind the series compares nothing, stale=true, exit 0 ({rc} {err.strip()[:80]} {output!r})")
+    rc, out, err, summary, output = track(series((then, {"BM_A (instructions)": 100.0})), cur, "--threshold", "2", "--fail",
+                                          commit=later, cwd=repo)
+    check(rc == 1 and "stale" not in output and "::error" in out,
+          f"bench-track: a run ahead of the series is compared ({rc} {output!r})")
+    git("checkout", "-q", "--orphan", "rewritten")
+    git("commit", "-q", "--allow-empty", "-m", "force-pushed")
+    rewritten = git("rev-parse", "HEAD")
+    rc, out, err, summary, output = track(prev_later, cur, "--threshold", "2", "--fail", commit=rewritten, cwd=repo)
+    check(rc == 1 and "stale" not in output, f"bench-track: after a force-push the run is compared, not refused ({rc} {output!r})")
     rc, out, err, summary, output = track(prev2, [dict(cur[0], value=160.0)], "--threshold", "50")
     check(rc == 0 and out.count("::warning ") == 1 and "alerts=1" in output and "**WARNING**" in summary,
           f"bench-track without --fail: an alert is a ::warning, exit 0 ({rc} {out!r})")

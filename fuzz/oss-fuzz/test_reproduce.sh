@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # From a ClusterFuzzLite finding to a regression ctest replays, on a planted bug
 # (planted_crash.cpp: any input containing "BUG" fails an oracle):
-#   1. a 300-byte artifact named as ClusterFuzzLite names them
-#      (fuzz_decode-address-crash-...) goes through
+#   1. a 300-byte testcase laid out as ClusterFuzzLite's artifact is, unzipped
+#      (crashes-fuzz_decode/address/crash-<sha1>), goes through
 #      ./scripts/fuzz --reproduce FILE --binary <libFuzzer build> --regressions DIR;
 #   2. the target is taken from the name, the input minimised to the 3 bytes that
 #      matter, and kept as DIR/decode/<sha1> (no temporary file left beside it);
@@ -19,8 +19,9 @@ src=$here/fuzz/oss-fuzz/planted_crash.cpp
 clang++-14 -std=c++20 -O1 -g -fsanitize=fuzzer,address,undefined -I"$here/fuzz" "$src" -o "$tmp/fuzz_planted"
 g++-12 -std=c++20 -O1 -I"$here/fuzz" "$src" "$here/fuzz/replay_main.cpp" -o "$tmp/replay_planted"
 
-# 1. A ClusterFuzzLite-style artifact: 150 bytes, BUG, 147 bytes.
-artifact=$tmp/fuzz_decode-address-crash-0123456789abcdef
+# 1. A ClusterFuzzLite artifact, unzipped into its name: 150 bytes, BUG, 147 bytes.
+mkdir -p "$tmp/crashes-fuzz_decode/address"
+artifact=$tmp/crashes-fuzz_decode/address/crash-0123456789abcdef
 { head -c 150 /dev/zero | tr '\0' 'a'; printf BUG; head -c 147 /dev/zero | tr '\0' 'z'; } > "$artifact"
 "$here/scripts/fuzz" --reproduce "$artifact" --binary "$tmp/fuzz_planted" --regressions "$tmp/regressions" \
   --max-seconds 10 > "$tmp/out.log" 2>&1 || { cat "$tmp/out.log"; fail "--reproduce exited $?"; }
@@ -47,6 +48,7 @@ grep -q "planted: the input contains BUG" "$tmp/replay.log" || fail "the replay 
 echo "reproduce loop: the replay fails on it: $(grep -m1 'oracle failed' "$tmp/replay.log")"
 
 # 4. An input that does not crash: exit 1, nothing written.
+# (The older CIFuzz name, fuzz_<target>-<sanitizer>-..., still gives the target.)
 printf 'harmless' > "$tmp/fuzz_decode-address-crash-harmless"
 set +e
 "$here/scripts/fuzz" --reproduce "$tmp/fuzz_decode-address-crash-harmless" --binary "$tmp/fuzz_planted" \

@@ -12,9 +12,13 @@ trap 'rm -rf "$tmp"' EXIT
 export CC=clang-14 CXX=clang++-14 SRC="$tmp/src"
 # Through ccache where it is installed (CMake reads these variables from the environment;
 # ccache's lookup hashes the compiler, the flags and the preprocessed source, so a hit is
-# the object this build would make).
+# the object this build would make).  The image's layout lives in a new $tmp each run:
+# ccache rewrites the paths under it relative to the build folder (base_dir) and leaves
+# the folder out of the hash of objects with debug info (hash_dir), so a rerun hits
+# instead of missing on every object.
 if command -v ccache > /dev/null; then
   export CMAKE_C_COMPILER_LAUNCHER=${CMAKE_C_COMPILER_LAUNCHER-ccache} CMAKE_CXX_COMPILER_LAUNCHER=${CMAKE_CXX_COMPILER_LAUNCHER-ccache}
+  export CCACHE_BASEDIR="$tmp" CCACHE_NOHASHDIR=1
 fi
 read -ra targets <<< "$(cmake -P "$here/fuzz/targets.cmake")"
 mkdir -p "$SRC"

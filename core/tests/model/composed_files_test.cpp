@@ -1,6 +1,7 @@
 // compose's files (composed_files.h): the manifest reads back what was written, the
 // files make the composition they came from at every topology of the full table, and the
-// scenario decided from them is the one decided from the topology.
+// scenario decided from them is the one decided from the topology (on the reference
+// topologies here; on the whole full-scale table in the slow label).
 #include <gtest/gtest.h>
 
 #include "hand_made.h"
@@ -90,6 +91,22 @@ TEST(ComposedFiles, TheFilesMakeTheCompositionTheyCameFrom) {
   EXPECT_EQ(n, chip_counts.size() * 96);
 }
 
+// check's scenario and check-configs' (the same with the composition from the files)
+// decide alike: verdict, kinds, global line, broke-in-round, counterexample.
+void expect_decided_alike(const Scenario& topology, Scenario from_files, const std::string& what) {
+  const Result<ScenarioResult> a = run_scenario(topology), b = run_scenario(from_files);
+  ASSERT_TRUE(a.ok() && b.ok()) << what;
+  EXPECT_EQ(b->result.verdict, a->result.verdict) << what;
+  EXPECT_EQ(b->result.found_mask, a->result.found_mask) << what;
+  EXPECT_EQ(b->result.global, a->result.global) << what;
+  EXPECT_EQ(b->result.broke_in_round, a->result.broke_in_round) << what;
+  EXPECT_EQ(b->result.cex.has_value(), a->result.cex.has_value()) << what;
+  if (a->result.cex && b->result.cex) {
+    EXPECT_EQ(b->result.cex->trace.size(), a->result.cex->trace.size()) << what;
+    EXPECT_EQ(b->result.cex->what, a->result.cex->what) << what;
+  }
+}
+
 // The reference topologies under every lowering, host-addrs and both guarantee modes,
 // at 1 and 3 rounds: check-configs' scenario (the composition from the files) and
 // check's decide the same, with the same counterexample.
@@ -110,23 +127,38 @@ TEST(ComposedFiles, TheScenarioFromTheFilesIsDecidedAsTheTopology) {
           ASSERT_TRUE(comp.ok()) << what;
           Scenario from_files = s;
           from_files.composition = std::move(*comp);
-          const Result<ScenarioResult> a = run_scenario(s), b = run_scenario(from_files);
-          ASSERT_TRUE(a.ok() && b.ok()) << what;
-          EXPECT_EQ(b->result.verdict, a->result.verdict) << what;
-          EXPECT_EQ(b->result.found_mask, a->result.found_mask) << what;
-          EXPECT_EQ(b->result.global, a->result.global) << what;
-          EXPECT_EQ(b->result.broke_in_round, a->result.broke_in_round) << what;
-          EXPECT_EQ(b->result.cex.has_value(), a->result.cex.has_value()) << what;
-          if (a->result.cex && b->result.cex) {
-            EXPECT_EQ(b->result.cex->trace.size(), a->result.cex->trace.size()) << what;
-            EXPECT_EQ(b->result.cex->what, a->result.cex->what) << what;
-          }
+          expect_decided_alike(s, std::move(from_files), what);
           ++n;
         }
       }
     }
   }
   EXPECT_EQ(n, 48u);  // 4 reference topologies x 3 lowerings x 2 host-addrs x 2 round counts
+}
+
+// Every scenario of the full-scale table (every chips 1..64 x leaders 1..4 x fabric x
+// host-CC x lowering x wiring, and its rounds sample up to 1000) under both host-addrs:
+// what check-configs decides from compose's files is what check decides on the
+// topology.  Minutes, so label slow (core/tests/CMakeLists.txt): ./scripts/test --slow
+// and the campaign run it.
+TEST(ComposedFilesFullTable, EveryScenarioFromItsFilesIsDecidedAsTheTopology) {
+  std::size_t n = 0;
+  for (const Scenario& base : full_scenarios()) {
+    for (HostAddrs ha : {HostAddrs::Ctx, HostAddrs::Config}) {
+      Scenario s = base;
+      s.hyp.host_addrs = ha;
+      const std::string what = scenario_title(s.topo, s.hyp);
+      const Written wr = write(s);
+      Result<Composition> comp = composition_of(wr.manifest, wr.bytes);
+      ASSERT_TRUE(comp.ok()) << what << ": " << comp.error().message();
+      Scenario from_files = s;
+      from_files.composition = std::move(*comp);
+      expect_decided_alike(s, std::move(from_files), what);
+      if (::testing::Test::HasFailure()) return;  // the first disagreement, not thousands
+      ++n;
+    }
+  }
+  EXPECT_EQ(n, 2 * full_scenarios().size());
 }
 
 // A changed file is what is decided: the files are read, not the topology recomposed.

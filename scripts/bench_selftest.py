@@ -724,7 +724,7 @@ def test_track(check, tmp):
              "benches": [{"name": k, "value": v, "unit": "instructions/op"} for k, v in vals.items()]}
             for c, vals in points]}}
 
-    def track(ser, cur, *args, commit="c3", cwd=None):
+    def track(ser, cur, *args, commit="c3", cwd=None, path=None):
         paths = {}
         for what, doc in (("series", ser), ("current", cur)):
             paths[what] = os.path.join(tmp, f"{what}.json")
@@ -738,6 +738,8 @@ def test_track(check, tmp):
         for f in (summary, output):
             open(f, "w").close()
         env = dict(os.environ, GITHUB_STEP_SUMMARY=summary, GITHUB_OUTPUT=output)
+        if path is not None:
+            env["PATH"] = path
         p = subprocess.run([sys.executable, os.path.join(HERE, "bench-track"), "--series", paths["series"], "--name", name,
                             "--current", paths["current"], "--commit", commit, *args],
                            capture_output=True, text=True, env=env, cwd=cwd)
@@ -753,8 +755,9 @@ def test_track(check, tmp):
                   ("c2", {"BM_A (instructions)": 101.0, "BM_B (instructions)": 50.0}),
                   ("c3", {"BM_A (instructions)": 1.0, "BM_B (instructions)": 1.0}))
     rc, out, err, summary, output = track(prev, cur, "--threshold", "2", "--fail")
-    check(rc == 0 and "previous=c2" in output and "alerts=0" in output,
-          f"bench-track: the previous point is the last of another commit (c2, not c3 itself); +1.98 % passes ({rc} {output!r})")
+    check(rc == 0 and "previous=c2" in output and "alerts=0" in output and err == "",
+          f"bench-track: the previous point is the last of another commit (c2, not c3 itself); +1.98 % passes, "
+          f"nothing on stderr (git's word on commits it does not know is not shown) ({rc} {output!r} {err!r})")
     prev2 = series(("c2", {"BM_A (instructions)": 100.0, "BM_B (instructions)": 50.0}))
     rc, out, err, summary, output = track(prev2, cur, "--threshold", "2", "--fail")
     errors = [line for line in out.splitlines() if line.startswith("::error ")]
@@ -816,6 +819,9 @@ def test_track(check, tmp):
     rewritten = git("rev-parse", "HEAD")
     rc, out, err, summary, output = track(prev_later, cur, "--threshold", "2", "--fail", commit=rewritten, cwd=repo)
     check(rc == 1 and "stale" not in output, f"bench-track: after a force-push the run is compared, not refused ({rc} {output!r})")
+    rc, out, err, summary, output = track(prev_later, cur, "--threshold", "2", "--fail", commit=then, cwd=repo,
+                                          path=os.path.join(tmp, "no-git-here"))
+    check(rc == 1 and "stale" not in output, f"bench-track without git: the comparison goes on ({rc} {output!r} {err.strip()[:80]})")
     rc, out, err, summary, output = track(prev2, [dict(cur[0], value=160.0)], "--threshold", "50")
     check(rc == 0 and out.count("::warning ") == 1 and "alerts=1" in output and "**WARNING**" in summary,
           f"bench-track without --fail: an alert is a ::warning, exit 0 ({rc} {out!r})")

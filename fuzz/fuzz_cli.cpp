@@ -25,7 +25,7 @@
 //   @out-dir   -o <the directory>            @out-file  -o <a file in the directory>
 //   @stdout-full  no word: stdout fails on every write, as on a full disk
 //
-// Oracle (the CLI's conventions, core/cli/io.h and README "The CLI"):
+// Oracle (the CLI's conventions, core/cli/exit.h and README "The CLI"):
 //  - the exit code is one of 0 ok, 1 invalid input, 2 usage, 3 lint found, 4 failing,
 //    5 diff found differences;
 //  - exit 1 or 2: nothing on stdout, and exactly one line on stderr, "neffbar: ...",

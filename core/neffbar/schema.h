@@ -1,5 +1,5 @@
-// The one description of the neff_barrier_configs_t byte layout (core/neffbar/README.md "Layout"; IDA types of libnrt,
-// §3, §4.0).  Codec, JSON log, JSON reader, lint, mutators and generators walk these
+// The one description of the neff_barrier_configs_t byte layout (core/neffbar/README.md "Layout"; the IDA types of
+// libnrt).  Codec, JSON log, JSON reader, lint, mutators and generators walk these
 // tables; nothing else hard-codes an offset.
 #pragma once
 
@@ -22,7 +22,8 @@ enum class Kind : std::uint8_t {
   Struct,  // a nested StructSchema (sub)
 };
 
-// Confidence tags of the seed.
+// How a fact is known (core/neffbar/README.md): OBSERVED in a disassembly or dump, INFERRED from
+// what was observed, ASSUMED where the binaries say nothing.
 enum class Tag : std::uint8_t { Observed, Inferred, Assumed };
 
 constexpr std::string_view tag_name(Tag t) {

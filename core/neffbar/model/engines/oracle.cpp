@@ -51,8 +51,8 @@ namespace {
 
 // The oracle reads one ARRIVE and one DEPART per process and round, of rounds below
 // System::rounds: programs with more (the last ARRIVE is the one that counts), or with
-// a DEPART of a round nobody arrives in, are not its to judge (found by the reference
-// checker: it missed an UNSAFE at such a DEPART).
+// a DEPART of a round nobody arrives in, are not its to judge (it would miss an UNSAFE
+// at such a DEPART).
 bool one_marker_per_round(const System& sys) {
   for (const Process& pr : sys.procs) {
     std::vector<std::uint8_t> seen(2 * std::size_t{sys.rounds}, 0);

@@ -75,7 +75,7 @@ struct Compiled {
     // Bounds on every semaphore over all executions: the sum of all positive (negative)
     // effects.  An instruction on a semaphore that could leave int32 can fail (OVERFLOW)
     // and so is no mover: an atomic block that failed there would hide the states in
-    // which its first instructions had run (found by the reference checker).
+    // which its first instructions had run.
     const ValueBounds bounds = value_bounds(s);
     std::vector<std::uint8_t> may_overflow(S, 0);
     for (std::size_t i = 0; i < S; ++i) {
@@ -89,8 +89,8 @@ struct Compiled {
       if (in.marker != Marker::None) return false;
       const Prim k = in.op.prim;
       // Stays enabled (nobody else decreases it) and disables nobody: a decrement must
-      // not be able to block another process's wait on the same semaphore (found by
-      // the reference checker: a wait_ge of another process).
+      // not be able to block another process's wait on the same semaphore (a wait_ge of
+      // another process).
       const bool decrements = effect(in.op) < 0;
       return (k == Prim::WaitGe || k == Prim::WaitGeAndDec) && only(decreasers[in.op.sema], p) &&
              eq_waiters[in.op.sema].empty() && !may_overflow[in.op.sema] &&

@@ -39,8 +39,8 @@ Counterexample rebuild(const Compiled& c, const std::vector<std::uint32_t>& pare
     const std::uint32_t p = inv[slot];
     c.values(x.data(), vals);
     // Steps before the last go on past a broken guarantee, as the search did (collect_all):
-    // stopping there would drop the rest of the block from the trace (found by the
-    // reference checker: a global finding through an UNSAFE block did not replay).
+    // stopping there would drop the rest of the block from the trace, and a global
+    // finding through an UNSAFE block would not replay.
     const BlockResult r = run_block(c, x.data(), p, c.blocks[p].end(x[p]), vals,
                                     {.messages = true, .keep_going = !final_step, .trace = &cex.trace, .step = ++step});
     if (final_step) {
@@ -209,7 +209,7 @@ class Search {
     }
     if (f.failure && !opt_.collect_all) {
       // States past a broken guarantee were not explored either (its DEPART added none),
-      // whichever failure came first (found by the reference checker: an OVERFLOW first).
+      // whichever failure came first (an OVERFLOW, say).
       f.stopped_early = i + 1 < states.size() || f.past_unsafe_unexplored;
       return false;
     }
@@ -274,7 +274,7 @@ void verdict_of(const Compiled& c, const CheckOptions& opt, const std::optional<
   if (f.global) res.global_finding = rebuild(c, s.states.parents(), s.states.vias(), sym, *f.global);
   // The global line, never contradicting the verdict: a departure before a participant's
   // arrival breaks it whether or not the guarantee held (an UNSAFE whose culprit is not
-  // a participant can break it through another process: found by the reference checker).
+  // a participant can break it through another process).
   res.global = f.global || f.line_broken               ? GlobalStatus::Broken
                : !f.stop.empty() || f.stopped_early ? GlobalStatus::Unknown
                : f.any_depart                         ? GlobalStatus::Holds

@@ -123,8 +123,7 @@ std::optional<Symmetry> Symmetry::detect(const System& sys, const SymmetryHints&
   if (C == 0 || L == 0 || lay.leader_proc.size() != std::size_t{C} * L) return std::nullopt;
   if (!lay.proxy_proc.empty() && lay.proxy_proc.size() != std::size_t{C} * L) return std::nullopt;
   // Hints are claims: malformed ones (indices out of range, a process in two columns,
-  // semaphores of unknown slots) mean no symmetry, never a read out of bounds (found by
-  // the differential tests' arbitrary hints under ASan).
+  // semaphores of unknown slots) mean no symmetry, never a read out of bounds.
   const auto P = static_cast<std::int64_t>(sys.procs.size());
   std::vector<bool> used(sys.procs.size(), false);
   for (const auto* v : {&lay.leader_proc, &lay.proxy_proc}) {

@@ -128,7 +128,7 @@ void Analysis::late_departs() {
     const DepartPoint& dp = deps[k];
     const std::uint32_t round = n_.instr(dp.p, dp.pc).round;
     // Every other participant is missing too: the global line is broken even when the
-    // UNSAFE below names a non-participant (found by the reference checker).
+    // UNSAFE below names a non-participant.
     for (std::uint32_t q = 0; q < n_.P; ++q) plain_broken_ = plain_broken_ || (q != dp.p && n_.participant[q]);
     if (!n_.others[dp.p].empty()) {
       record(dp.p, dp.pc, n_.others[dp.p].front(), round, ph, false);

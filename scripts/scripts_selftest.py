@@ -638,8 +638,16 @@ def test_coverage(check, tmp):
     env, log = fake_tools(scratch, tmp, {"cmake": FAKE_CMAKE, "llvm-profdata-14": "exit 0\n", "llvm-cov-14": FAKE_LLVM_COV})
     for t in ("decode", "json"):
         put_file(scratch, f"build/coverage/fuzz/fuzz_{t}", "#!/bin/sh\nexit 0\n", 0o755)
-    for f in ("core/neffbar/a.cpp", "core/cli/b.cpp", "core/cli/main.cpp"):
+    for f in ("core/neffbar/a.cpp", "core/cli/b.cpp", "core/cli/main.cpp", "core/neffbar/not_built.cpp"):
         put_file(scratch, f, "int x;\n")
+    # What the build compiles (the files expected in the report): not_built.cpp, on disk
+    # but not in this configuration (as without_nauty.cpp where nauty is found), is not.
+    build = os.path.join(scratch.root, "build", "coverage")
+    commands = [{"directory": build, "file": os.path.join(scratch.root, "core/neffbar/a.cpp")},
+                {"directory": build, "file": "../../core/cli/b.cpp"},
+                {"directory": build, "file": "../../core/cli/main.cpp"},
+                {"directory": build, "file": "../../fuzz/fuzz_decode.cpp"}]
+    put_file(scratch, "build/coverage/compile_commands.json", json.dumps(commands))
     rc, out, err, _ = scratch.run("coverage", "bash", [], env=dict(env, FAKE_REPORTED="neffbar/a.cpp cli/b.cpp"))
     uncovered = read(os.path.join(scratch.root, "out", "coverage", "uncovered.txt"))
     check(rc == 0 and "lines 50.00% (2 of 4)" in out and "core/neffbar/a.cpp (33.33 %, 2 of 3 lines missed): 2-3" in uncovered
@@ -650,6 +658,10 @@ def test_coverage(check, tmp):
           f"coverage: a core .cpp missing from the report is exit 1, named: {rc} {err.strip()[-100:]!r}")
     rc, out, err, _ = scratch.run("coverage", "bash", [], env=dict(env, FAKE_BUILD_RC="1", FAKE_REPORTED="neffbar/a.cpp cli/b.cpp"))
     check(rc == 1, f"coverage: a build that fails is exit 1: {rc}")
+    put_file(scratch, "build/coverage/compile_commands.json", json.dumps(commands[3:]))
+    rc, out, err, _ = scratch.run("coverage", "bash", [], env=dict(env, FAKE_REPORTED="neffbar/a.cpp cli/b.cpp"))
+    check(rc == 1 and "compile_commands.json names no file of core/neffbar core/cli" in err,
+          f"coverage: a build that compiles none of the library's files is exit 1, not an empty pass: {rc} {err.strip()[-100:]!r}")
 
 
 # ------------------------------------------------------------------ scripts/fuzz --

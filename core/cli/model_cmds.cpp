@@ -20,6 +20,7 @@
 #include "neffbar/model/scenarios/matrix.h"
 #include "neffbar/report/matrix_report.h"
 #include "neffbar/model/exports/promela.h"
+#include "neffbar/model/exports/sequence_chart.h"
 #include "neffbar/model/scenarios/composed_files.h"
 #include "neffbar/model/scenarios/scenario.h"
 
@@ -36,6 +37,7 @@ struct CheckArgs {
   bool host_cc = false, no_proxy = false, json = false, no_reduce = false, no_symmetry = false, no_por = false;
   std::string random, seed = "1", max_states = "30000000", max_seconds = "300";
   std::string max_memory = "auto";
+  std::string html;  // --html FILE (check, check-configs)
 };
 
 constexpr std::uint64_t kU32Max = std::numeric_limits<std::uint32_t>::max();
@@ -123,6 +125,10 @@ void add_engine_options(CLI::App* cmd, CheckArgs& a) {
   cmd->add_flag("--no-symmetry", a.no_symmetry, "Disable the symmetry reduction");
   cmd->add_flag("--no-por", a.no_por, "Disable the partial-order reduction");
   cmd->add_flag("--json", a.json, "Machine-readable output");
+  cmd->add_option("--html", a.html,
+                  "Also write the counterexample (or the global finding) as a sequence chart: one self-contained HTML "
+                  "page, whole or not at all")
+      ->type_name("FILE");
 }
 
 // The topology and the host-side choices (check, promela).
@@ -297,6 +303,9 @@ void print_result(const ScenarioResult& sr, bool json, const std::string& title,
     j["persistent"] = {{"qualifies", q.ok}};
     if (!q.ok) j["persistent"]["reason"] = q.reason;
     j["exhaustive"] = r.exhaustive;
+    auto procs = nlohmann::ordered_json::array();  // the processes a counterexample's steps name
+    for (const Process& p : sr.system.procs) procs.push_back(p.name);
+    j["processes"] = std::move(procs);
     if (r.engine == Engine::Explicit) {
       j["states"] = r.states;
       j["transitions"] = r.transitions;
@@ -362,6 +371,27 @@ void print_result(const ScenarioResult& sr, bool json, const std::string& title,
 }
 
 
+// --html FILE: the counterexample shown (or else the global finding) as a sequence
+// chart; with neither, a page that says so.  false (the error line written) when the
+// file cannot be written.
+bool write_chart(const std::string& path, const ScenarioResult& sr, const std::string& title) {
+  const CheckResult& r = sr.result;
+  const Counterexample* c = r.cex ? &*r.cex : r.global_finding ? &*r.global_finding : nullptr;
+  const std::string sentence =
+      c ? std::string(verdict_name(c->kind)) + ": " + c->what : verdict_text(r) + ": no counterexample to show";
+  if (const auto failed = write_file_atomically(path, sequence_chart_html(sr.system, c ? *c : Counterexample{}, title, sentence))) {
+    error_line(path, *failed);
+    return false;
+  }
+  return true;
+}
+
+// --html names a file: stdout carries the verdict.
+Status check_html_option(const CheckArgs& a) {
+  if (a.html == "-") return Error{Errc::InvalidArgument, "--html", "a file (stdout carries the verdict)", "'-'"};
+  return {};
+}
+
 // check: compose a topology, lower it, model-check it.
 void add_check(CLI::App& app, Run& run) {
   auto a = std::make_shared<CheckArgs>();
@@ -373,6 +403,7 @@ void add_check(CLI::App& app, Run& run) {
     const Result<Scenario> s = to_scenario(*a);
     if (!s) return void(run.exit_code = fail_usage(s.error()));
     if (const Status st = refuse_unused(cmd, s->run.engine); !st) return void(run.exit_code = fail_usage(st.error()));
+    if (const Status st = check_html_option(*a); !st) return void(run.exit_code = fail_usage(st.error()));
     Scenario sc = *s;
     sc.run.check.clock = run.clock;
     if (!a->json) {
@@ -382,6 +413,7 @@ void add_check(CLI::App& app, Run& run) {
     const Result<ScenarioResult> r = run_scenario(sc);
     if (!r) return void(run.exit_code = fail_usage(as_option(r.error())));
     print_result(*r, a->json, scenario_title(sc.topo, sc.hyp), sc.run.check.guarantee);
+    if (!a->html.empty() && !write_chart(a->html, *r, scenario_title(sc.topo, sc.hyp))) return void(run.exit_code = code(Exit::Invalid));
     run.exit_code = code(not_ok(r->result) ? Exit::Failing : Exit::Ok);
   });
 }
@@ -426,6 +458,7 @@ void add_check_configs(CLI::App& app, Run& run) {
     Result<Scenario> s = to_scenario(*b);
     if (!s) return void(run.exit_code = fail_usage(s.error()));
     if (const Status st = refuse_unused(cc, s->run.engine); !st) return void(run.exit_code = fail_usage(st.error()));
+    if (const Status st = check_html_option(*b); !st) return void(run.exit_code = fail_usage(st.error()));
     Scenario sc = *s;
     std::string title;
     const Result<std::optional<ManifestAt>> m = files->size() == 1 ? find_manifest(files->front()) : std::optional<ManifestAt>();
@@ -452,6 +485,7 @@ void add_check_configs(CLI::App& app, Run& run) {
     const Result<ScenarioResult> r = run_scenario(sc);
     if (!r) return void(run.exit_code = fail_input(r.error(), "check-configs"));
     print_result(*r, b->json, title, sc.run.check.guarantee);
+    if (!b->html.empty() && !write_chart(b->html, *r, title)) return void(run.exit_code = code(Exit::Invalid));
     run.exit_code = code(not_ok(r->result) ? Exit::Failing : Exit::Ok);
   });
 }

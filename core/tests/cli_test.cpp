@@ -339,6 +339,31 @@ TEST_F(Cli, UnderUlimitTheSearchEndsWithBudgetNotAnAbort) {
   EXPECT_EQ(rnd.err, "neffbar: promela: out of memory (the allocator refused; a smaller topology, or more memory for this process)\n");
 }
 
+// --html FILE: the counterexample's page beside the verdict (what Chromium draws of it:
+// chart_in_chromium.py); a page that cannot be written is exit 1 with nothing on
+// stdout, "-" is refused (stdout carries the verdict), an OK verdict's page says so.
+TEST_F(Cli, CheckWritesTheCounterexampleAsAPage) {
+  const fs::path page = dir_ / "c.html";
+  const Outcome r = run("check --chips 2 --leaders 2 --host-cc --html '" + page.string() + "'");
+  EXPECT_EQ(r.exit_code, 4) << r.err;
+  const std::string html = slurp(page);
+  EXPECT_EQ(html.rfind("<!DOCTYPE html>", 0), 0u);
+  EXPECT_NE(html.find("GLOBAL_UNSAFE: c1.l1 departed round 0"), std::string::npos) << html.substr(0, 400);
+  EXPECT_NE(r.out.find("verdict:  GLOBAL_UNSAFE"), std::string::npos) << "the verdict still goes to stdout";
+  const Outcome full = run("check --chips 2 --leaders 2 --host-cc --html /dev/full");
+  EXPECT_EQ(full.exit_code, 1);
+  EXPECT_EQ(full.out, "");
+  EXPECT_NE(full.err.find("neffbar: /dev/full: "), std::string::npos) << full.err;
+  const Outcome dash = run("check --chips 2 --leaders 2 --html -");
+  EXPECT_EQ(dash.exit_code, 2);
+  EXPECT_NE(dash.err.find("--html"), std::string::npos) << dash.err;
+  const Outcome ok = run("check --chips 1 --leaders 4 --host-cc --html '" + page.string() + "'");
+  EXPECT_EQ(ok.exit_code, 0) << ok.err;
+  EXPECT_NE(slurp(page).find("OK: no counterexample to show"), std::string::npos);
+  const Outcome cc = run("check-configs '" + (dir_ / "none.bin").string() + "' --html -");
+  EXPECT_EQ(cc.exit_code, 2) << "check-configs refuses - too, before reading its files";
+}
+
 TEST_F(Cli, CheckJsonSaysWhereTheTimeWentByPhase) {
   // compose_lower, decide, rechecks: seconds of the steady clock, each timed.  The
   // re-checks of fewer rounds run only where the explicit search found a failure.

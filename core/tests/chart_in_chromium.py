@@ -1,0 +1,162 @@
+#!/usr/bin/env python3
+"""ctest chart_in_chromium: the sequence chart `neffbar check --html` writes, opened in
+headless Chromium (Debian's chromium) and read back from its DOM:
+  - one lifeline per process of the system (the JSON's "processes");
+  - one arrow per release, each from the increment to the wait it released, derived
+    here from the JSON's counterexample on its own (for each wait, the last earlier
+    step of another process that raised its semaphore);
+  - exactly one violating mark, on the counterexample's last step;
+  - at 64x4 the page opens folded (the processes the violation involves shown), and
+    #unfold=GROUP unfolds that group (the click handler's own function);
+  - the screenshot is not blank.
+A planted wrong arrow (one release's source moved in the page's data) must fail the
+same DOM check, or the check has no teeth.
+  chart_in_chromium.py NEFFBAR
+Prints 'chart in chromium: passed' and exits 0; else one line a failure, exit 1."""
+import html.parser
+import json
+import os
+import re
+import subprocess
+import sys
+import tempfile
+
+sys.dont_write_bytecode = True
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "scripts"))
+from bench_selftest_png import png_pixels  # noqa: E402
+
+
+def chromium(*args):
+    with tempfile.TemporaryDirectory() as profile:
+        return subprocess.run(["chromium", "--headless", "--no-sandbox", "--disable-gpu", "--no-first-run",
+                               "--disable-background-networking", "--disable-component-update", "--disable-sync",
+                               f"--user-data-dir={profile}", *args], capture_output=True, text=True, timeout=120).stdout
+
+
+class Dom(html.parser.HTMLParser):
+    """What the chart drew: lifelines, arrows, marks, folds (their attributes)."""
+
+    def __init__(self, text):
+        super().__init__()
+        self.lifelines, self.arrows, self.violating, self.folds, self.marks = [], [], [], {}, 0
+        self.feed(text)
+
+    def handle_starttag(self, tag, attrs):
+        a = dict(attrs)
+        cls = a.get("class", "").split()
+        if tag == "g" and "lifeline" in cls:
+            self.lifelines.append((a.get("data-name"), "folded" in cls))
+        elif tag == "line" and "arrow" in cls:
+            self.arrows.append((int(a["data-from"]), int(a["data-to"])))
+        elif tag == "g" and "mark" in cls:
+            self.marks += 1
+            if "violating" in cls:
+                self.violating.append(int(a["data-entry"]))
+        elif tag == "g" and "fold" in cls:
+            self.folds[a["data-group"]] = int(a["data-members"])
+
+
+def dom(page, fragment=""):
+    return Dom(chromium("--virtual-time-budget=5000", "--dump-dom", "file://" + os.path.abspath(page) + fragment))
+
+
+def expected_releases(trace):
+    """For each wait, the last earlier entry of another process that raised its semaphore."""
+    out = []
+    for t, e in enumerate(trace):
+        if not e["instruction"].startswith(e["process"] + ": wait_"):
+            continue
+        for k in range(t - 1, -1, -1):
+            s = trace[k]
+            if s["process"] != e["process"] and s.get("semaphore") == e["semaphore"] and s["after"] > s["before"]:
+                out.append((k, t))
+                break
+    return out
+
+
+def problems_of(d, report, what):
+    """What the DOM gets wrong against the JSON report (the empty list when nothing)."""
+    cex = report["counterexample"]
+    want = expected_releases(cex["trace"])
+    bad = []
+    if [n for n, _ in d.lifelines] != report["processes"]:
+        bad.append(f"{what}: lifelines {len(d.lifelines)}, processes {len(report['processes'])}")
+    if sorted(d.arrows) != sorted(want):
+        bad.append(f"{what}: arrows {sorted(set(d.arrows) ^ set(want))[:4]} differ from the releases ({len(d.arrows)} vs {len(want)})")
+    if d.violating != [len(cex["trace"]) - 1]:
+        bad.append(f"{what}: violating marks {d.violating}, want the last step {len(cex['trace']) - 1}")
+    if d.marks != len(cex["trace"]):
+        bad.append(f"{what}: {d.marks} marks for {len(cex['trace'])} steps")
+    return bad
+
+
+def check_page(neffbar, tmp, args, name):
+    page, out = os.path.join(tmp, name + ".html"), subprocess.run(
+        [neffbar, "check", *args, "--json", "--html", os.path.join(tmp, name + ".html")], capture_output=True, text=True)
+    if out.returncode != 4:
+        return None, None, [f"{name}: check exited {out.returncode}, not 4: {out.stderr.strip()[:200]}"]
+    report = json.loads(out.stdout)
+    d = dom(page)
+    return page, report, problems_of(d, report, name) + ([] if d.lifelines else [f"{name}: no DOM read"])
+
+
+def main(argv):
+    if len(argv) != 2:
+        print(__doc__)
+        return 2
+    neffbar, failures = argv[1], []
+    with tempfile.TemporaryDirectory() as tmp:
+        # 2x2: every process unfolded.
+        page, report, bad = check_page(neffbar, tmp, ["--chips", "2", "--leaders", "2", "--host-cc"], "2x2")
+        failures += bad
+        if page:
+            d = dom(page)
+            if any(f for _, f in d.lifelines) or d.folds:
+                failures.append("2x2: a small system opens folded")
+            if not d.arrows:
+                failures.append("2x2: no arrow at all (nothing to check the releases on)")
+            # The teeth: a wrong arrow planted in the page's data fails the same check.
+            with open(page, encoding="utf-8") as f:
+                text = f.read()
+            m = re.search(r'(<script type="application/json" id="data">)(.*?)(</script>)', text, re.S)
+            data = json.loads(m.group(2))
+            a, b = data["releases"][0]
+            data["releases"][0] = [(a + 1) % b if (a + 1) % b != a else 0, b]
+            planted = os.path.join(tmp, "planted.html")
+            with open(planted, "w", encoding="utf-8") as f:
+                f.write(text[:m.start(2)] + json.dumps(data).replace("<", "\\u003c") + text[m.end(2):])
+            if not problems_of(dom(planted), report, "planted"):
+                failures.append("a planted wrong arrow passed the DOM check")
+            png = os.path.join(tmp, "2x2.png")
+            chromium("--hide-scrollbars", "--window-size=900,700", f"--screenshot={png}", "file://" + page)
+            _, _, rows, bpp = png_pixels(png)
+            colours = {bytes(r[i:i + 3]) for r in rows[::7] for i in range(0, len(r), bpp * 7)}
+            if len(colours) < 4:
+                failures.append(f"2x2: the screenshot is blank ({len(colours)} colours)")
+        # 64x4: folded by chip, the violation's processes shown; a group unfolds.
+        page, report, bad = check_page(neffbar, tmp, ["--chips", "64", "--leaders", "4", "--host-cc", "--lowering",
+                                                       "hierarchical"], "64x4")
+        failures += bad
+        if page:
+            d = dom(page)
+            shown = [n for n, f in d.lifelines if not f]
+            if not d.folds or len(shown) >= len(d.lifelines) // 2:
+                failures.append(f"64x4: opens with {len(shown)} of {len(d.lifelines)} lifelines shown, {len(d.folds)} folds")
+            culprit = report["counterexample"]["trace"][-1]["process"]
+            if culprit not in shown:
+                failures.append(f"64x4: the culprit {culprit} is folded")
+            group, members = next(iter(d.folds.items()), (None, 0))
+            if group is not None:
+                u = dom(page, "#unfold=" + group)
+                now = [n for n, f in u.lifelines if not f]
+                if group in u.folds or len(now) != len(shown) + members:
+                    failures.append(f"64x4: #unfold={group} shows {len(now)} lifelines, want {len(shown)} + {members}")
+                failures += problems_of(u, report, f"64x4 #unfold={group}")
+    for f in failures:
+        print("chart in chromium: FAILED: " + f)
+    print("chart in chromium: " + ("FAILED" if failures else "passed"))
+    return 1 if failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv))

@@ -4,7 +4,7 @@
 // Input: argv words, one per line ('\n'), up to the first 0 byte; the bytes after it
 // are stdin.  At most 24 words of at most 64 bytes.  Skipped, so that a run stays a
 // function of the input and bounded by design: words with '/' (no file outside the
-// working directory), `-o`/`--output` (no file written anywhere but below), `hypotheses`
+// working directory), `-o`/`--output` and `--html` (no file written anywhere but below), `hypotheses`
 // without `--small` and `--full` (the whole matrix and table take seconds by design).
 // Sampled (fuzz_check.h's SlowOracleSample: one distinct input in 1024 while fuzzing,
 // every input under NEFFBAR_FUZZ_EVERY=1, the ctest replay), so that the target keeps
@@ -302,7 +302,7 @@ bool expand_objects(std::vector<std::string>& words, Objects& objects) {
   std::vector<std::string> out;
   for (const std::string& w : words) {
     const bool short_o = w.size() > 1 && w[0] == '-' && w[1] != '-' && w.find('o') != std::string::npos;
-    if (short_o || w.starts_with("--output")) return false;
+    if (short_o || w.starts_with("--output") || w.starts_with("--html")) return false;
     const std::optional<CliObject> object = neffbar::parse_enum<CliObject>(w);
     if (!object) {
       out.push_back(w);

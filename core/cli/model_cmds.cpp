@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <filesystem>
 #include <iostream>
 #include <limits>
 #include <memory>
@@ -330,7 +331,7 @@ void print_result(const ScenarioResult& sr, bool json, const std::string& title,
       j["counterexample"]["shortest"] = r.cex->shortest;
     }
     if (finding_apart) j["global_finding"] = cex_json(sr.system, *r.global_finding);
-    std::cout << j.dump(2) << '\n';
+    std::cout << j.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) << '\n';  // a path's bytes need not be UTF-8
     return;
   }
   std::cout << "scenario: " << title << '\n' << "engine:   " << engine_text(r) << '\n';
@@ -377,18 +378,28 @@ void print_result(const ScenarioResult& sr, bool json, const std::string& title,
 bool write_chart(const std::string& path, const ScenarioResult& sr, const std::string& title) {
   const CheckResult& r = sr.result;
   const Counterexample* c = r.cex ? &*r.cex : r.global_finding ? &*r.global_finding : nullptr;
+  const bool finding = c != nullptr && !r.cex;  // shown, not failed (--guarantee declared)
   const std::string sentence =
-      c ? std::string(verdict_name(c->kind)) + ": " + c->what : verdict_text(r) + ": no counterexample to show";
-  if (const auto failed = write_file_atomically(path, sequence_chart_html(sr.system, c ? *c : Counterexample{}, title, sentence))) {
+      !c        ? verdict_text(r) + ": no counterexample to show"
+      : finding ? "finding (not a failure under --guarantee declared), " + std::string(verdict_name(c->kind)) + ": " + c->what
+                : std::string(verdict_name(c->kind)) + ": " + c->what;
+  const std::string page = sequence_chart_html(sr.system, c ? *c : Counterexample{}, title, sentence, c && !finding);
+  if (const auto failed = write_file_atomically(path, page)) {
     error_line(path, *failed);
     return false;
   }
   return true;
 }
 
-// --html names a file: stdout carries the verdict.
-Status check_html_option(const CheckArgs& a) {
+// --html names a file, and not -o's: stdout (or -o) carries the verdict.
+Status check_html_option(const CLI::App* cmd, const CheckArgs& a, const Run& run) {
+  if (cmd->count("--html") == 0) return {};
   if (a.html == "-") return Error{Errc::InvalidArgument, "--html", "a file (stdout carries the verdict)", "'-'"};
+  if (a.html.empty()) return Error{Errc::InvalidArgument, "--html", "a file", "an empty path"};
+  std::error_code ec;
+  if (!run.to_stdout() && (a.html == run.output || std::filesystem::equivalent(a.html, run.output, ec))) {
+    return Error{Errc::InvalidArgument, "--html", "another file than -o's (the verdict's text)", "'" + a.html + "'"};
+  }
   return {};
 }
 
@@ -403,7 +414,7 @@ void add_check(CLI::App& app, Run& run) {
     const Result<Scenario> s = to_scenario(*a);
     if (!s) return void(run.exit_code = fail_usage(s.error()));
     if (const Status st = refuse_unused(cmd, s->run.engine); !st) return void(run.exit_code = fail_usage(st.error()));
-    if (const Status st = check_html_option(*a); !st) return void(run.exit_code = fail_usage(st.error()));
+    if (const Status st = check_html_option(cmd, *a, run); !st) return void(run.exit_code = fail_usage(st.error()));
     Scenario sc = *s;
     sc.run.check.clock = run.clock;
     if (!a->json) {
@@ -458,7 +469,7 @@ void add_check_configs(CLI::App& app, Run& run) {
     Result<Scenario> s = to_scenario(*b);
     if (!s) return void(run.exit_code = fail_usage(s.error()));
     if (const Status st = refuse_unused(cc, s->run.engine); !st) return void(run.exit_code = fail_usage(st.error()));
-    if (const Status st = check_html_option(*b); !st) return void(run.exit_code = fail_usage(st.error()));
+    if (const Status st = check_html_option(cc, *b, run); !st) return void(run.exit_code = fail_usage(st.error()));
     Scenario sc = *s;
     std::string title;
     const Result<std::optional<ManifestAt>> m = files->size() == 1 ? find_manifest(files->front()) : std::optional<ManifestAt>();

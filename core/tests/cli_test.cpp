@@ -362,6 +362,14 @@ TEST_F(Cli, CheckWritesTheCounterexampleAsAPage) {
   EXPECT_NE(slurp(page).find("OK: no counterexample to show"), std::string::npos);
   const Outcome cc = run("check-configs '" + (dir_ / "none.bin").string() + "' --html -");
   EXPECT_EQ(cc.exit_code, 2) << "check-configs refuses - too, before reading its files";
+  EXPECT_EQ(run("check --chips 2 --leaders 2 --html ''").exit_code, 2) << "an empty path is no page";
+  const Outcome same = run("check --chips 2 --leaders 2 --html '" + page.string() + "' -o '" + page.string() + "'");
+  EXPECT_EQ(same.exit_code, 2) << "the page and the text in one file: one would replace the other";
+  EXPECT_NE(same.err.find("--html"), std::string::npos) << same.err;
+  // Under --guarantee declared the global finding is shown, not as a failure.
+  EXPECT_EQ(run("check --chips 2 --leaders 2 --host-cc --guarantee declared --html '" + page.string() + "'").exit_code, 0);
+  EXPECT_NE(slurp(page).find("finding (not a failure under --guarantee declared), GLOBAL_UNSAFE: "), std::string::npos);
+  EXPECT_NE(slurp(page).find("<p class=\"verdict neutral\">"), std::string::npos);
 }
 
 TEST_F(Cli, CheckJsonSaysWhereTheTimeWentByPhase) {

@@ -71,9 +71,14 @@ TEST(SequenceChart, TheInvolvedAreTheCulpritItsReleasersAndTheOneItShouldHaveWai
   c.kind = Verdict::GlobalUnsafe;
   c.what = "p1 departed round 0 before p2 arrived (global barrier property)";
   EXPECT_EQ(involved(sys, c, releases(sys, c)), (std::vector<std::uint32_t>{0, 1, 2}));
-  // A deadlock owes nobody.
+  // A deadlock owes nobody: it shows every process the dead state holds (p2 and p3
+  // never ran, p0 stopped before its DEPART), beside the culprit and its releaser.
   c.kind = Verdict::Deadlock;
-  EXPECT_EQ(involved(sys, c, releases(sys, c)), (std::vector<std::uint32_t>{0, 1}));
+  c.trace = {at(1, 0, 0, 0, 1), at(2, 1, 0, 1, 0), at(3, 1, 1), at(4, 1, 2)};
+  EXPECT_EQ(involved(sys, c, releases(sys, c)), (std::vector<std::uint32_t>{0, 1, 2, 3}));
+  c.trace = {at(1, 0, 0, 0, 1), at(2, 0, 1), at(3, 0, 2), at(4, 2, 0), at(5, 2, 1), at(6, 3, 0), at(7, 3, 1),
+             at(8, 1, 0, 1, 0)};
+  EXPECT_EQ(involved(sys, c, releases(sys, c)), (std::vector<std::uint32_t>{0, 1})) << "only p1 is held, and p0 released it";
 }
 
 TEST(SequenceChart, GroupsAreChipsThenTheHostAndTheProxiesApart) {
@@ -81,6 +86,7 @@ TEST(SequenceChart, GroupsAreChipsThenTheHostAndTheProxiesApart) {
   EXPECT_EQ(chart_group("c63.l3"), "c63");
   EXPECT_EQ(chart_group("host"), "host");
   EXPECT_EQ(chart_group("proxy.c2.l0"), "proxy");
+  EXPECT_EQ(chart_group("cfg17"), "configs");
   EXPECT_EQ(chart_group("cx"), "host");
 }
 

@@ -75,20 +75,30 @@ function draw() {
     el('text', {x: 8, y: y(k) + 4, class: 'row'}, m, e.step);
     el('circle', {cx: x[e.proc], cy: y(k), r: v ? 7 : 4}, m);
     el('title', {}, m, e.step + '. ' + e.text + (e.change ? '   ' + e.change : ''));
-    if (v) el('text', {x: x[e.proc] + 12, y: y(k) + 4, class: 'violating-label'}, m, D.sentence);
+    if (v) el('text', {x: x[e.proc] + 12, y: y(k) + 4, class: 'violating-label'}, m, D.kind + ' (the sentence above)');
   });
   svg.setAttribute('width', right + 480);
   svg.setAttribute('height', bottom + 24);
 }
-const h = decodeURIComponent(location.hash);
-if (h.startsWith('#unfold=')) for (const g of h.slice(8).split(',')) { if (g === 'all') D.unfolded = true; else open.add(g); }
+function from_hash() {
+  const h = location.hash;
+  if (!h.startsWith('#unfold=')) return;
+  for (const w of h.slice(8).split(',')) {
+    let g = w;
+    try { g = decodeURIComponent(w); } catch (e) {}  // a malformed escape is taken as written
+    if (g === 'all') D.unfolded = true; else open.add(g);
+  }
+}
+from_hash();
 draw();
+window.addEventListener('hashchange', () => { from_hash(); draw(); });
 )JS";
 
 constexpr std::string_view kStyle = R"CSS(
 body { font: 13px system-ui, sans-serif; margin: 16px; color: #111; }
 h1 { font-size: 17px; margin: 0 0 6px; }
 p.verdict { color: #b91c1c; font-weight: 600; margin: 0 0 4px; }
+p.verdict.neutral { color: #374151; }
 p.legend { color: #555; margin: 0 0 8px; }
 svg text { font: 11px ui-monospace, monospace; }
 .lifeline line, .fold line { stroke: #9ca3af; stroke-width: 1; }
@@ -145,6 +155,13 @@ std::vector<std::uint32_t> involved(const System& sys, const Counterexample& cex
   for (const Release& r : rel) {
     if (cex.trace[r.to].proc == culprit) in[cex.trace[r.from].proc] = true;
   }
+  if (cex.kind == Verdict::Deadlock) {  // every process the dead state holds
+    std::vector<std::size_t> next(sys.procs.size(), 0);
+    for (const TraceEntry& e : cex.trace) next[e.proc] = std::max<std::size_t>(next[e.proc], e.pc + std::size_t{1});
+    for (std::uint32_t p = 0; p < sys.procs.size(); ++p) {
+      if (next[p] < sys.procs[p].program.size()) in[p] = true;
+    }
+  }
   if (cex.kind == Verdict::Unsafe || cex.kind == Verdict::GlobalUnsafe) {
     const std::uint32_t round = instr_of(sys, last).round;
     std::vector<bool> arrived(sys.procs.size(), false);
@@ -180,6 +197,7 @@ std::vector<std::uint32_t> involved(const System& sys, const Counterexample& cex
 
 std::string chart_group(std::string_view name) {
   if (name.starts_with("proxy")) return "proxy";
+  if (name.starts_with("cfg")) return "configs";  // check-configs' leaders, one a file
   if (name.size() > 1 && name[0] == 'c' && std::isdigit(static_cast<unsigned char>(name[1]))) {
     const std::size_t dot = name.find('.');
     return std::string(name.substr(0, dot));
@@ -188,10 +206,11 @@ std::string chart_group(std::string_view name) {
 }
 
 std::string sequence_chart_html(const System& sys, const Counterexample& cex, std::string_view title,
-                                std::string_view sentence) {
+                                std::string_view sentence, bool failure) {
   const std::vector<Release> rel = releases(sys, cex);
   nlohmann::ordered_json d;
   d["sentence"] = std::string(sentence);
+  d["kind"] = std::string(verdict_name(cex.kind));
   d["unfolded"] = sys.procs.size() <= kChartUnfoldedUpTo;
   d["violating"] = cex.trace.empty() ? -1 : static_cast<std::int64_t>(cex.trace.size() - 1);
   auto procs = nlohmann::ordered_json::array();
@@ -214,14 +233,14 @@ std::string sequence_chart_html(const System& sys, const Counterexample& cex, st
   d["releases"] = std::move(arrows);
   // '<' only occurs inside JSON strings: as \u003c it cannot end the script element.
   std::string data;
-  for (const char c : d.dump()) data += c == '<' ? std::string("\\u003c") : std::string(1, c);
+  for (const char c : d.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace)) data += c == '<' ? std::string("\\u003c") : std::string(1, c);
   std::string page = "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>";
   page += html_escaped(title);
   page += "</title><style>";
   page += kStyle;
   page += "</style></head><body>\n<h1>";
   page += html_escaped(title);
-  page += "</h1>\n<p class=\"verdict\">";
+  page += failure ? "</h1>\n<p class=\"verdict\">" : "</h1>\n<p class=\"verdict neutral\">";
   page += html_escaped(sentence);
   page += "</p>\n<p class=\"legend\">One lifeline per process; a dot per executed instruction (hover: its round, "
           "config step and lane, and the semaphore's change); an arrow from each increment to the wait it released; "

@@ -35,20 +35,24 @@ std::vector<Release> releases(const System& sys, const Counterexample& cex);
 
 // The processes the violation involves, in process order: the culprit (the process of
 // the trace's last entry), the processes whose increments released its waits, and, for
+// DEADLOCK, every process the dead state holds unfinished; for
 // UNSAFE and GLOBAL_UNSAFE, the one it should have waited for: of the members of its
 // guarantee (UNSAFE) or the participants (GLOBAL_UNSAFE) whose ARRIVE of the violating
 // round is not in the trace, the one the sentence names (all of them when it names
 // none).
 std::vector<std::uint32_t> involved(const System& sys, const Counterexample& cex, std::span<const Release> rel);
 
-// A process's group: "c<N>" for chip N's leaders, "host", or "proxy".
+// A process's group: "c<N>" for chip N's leaders, "configs" for check-configs' files,
+// "proxy", or "host".
 std::string chart_group(std::string_view process_name);
 
 // Systems of at most this many processes open unfolded.
 inline constexpr std::size_t kChartUnfoldedUpTo = 16;
 
-// The page: `title` heads it, `sentence` is the verdict's ("UNSAFE: c0.l1 departed ...").
+// The page: `title` heads it, `sentence` is the verdict's ("UNSAFE: c0.l1 departed ..."),
+// in red when `failure` (a finding under --guarantee declared, or no counterexample, is
+// not one).
 std::string sequence_chart_html(const System& sys, const Counterexample& cex, std::string_view title,
-                                std::string_view sentence);
+                                std::string_view sentence, bool failure = true);
 
 }  // namespace neffbar::model

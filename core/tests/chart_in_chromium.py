@@ -94,10 +94,10 @@ def check_page(neffbar, tmp, args, name):
     page, out = os.path.join(tmp, name + ".html"), subprocess.run(
         [neffbar, "check", *args, "--json", "--html", os.path.join(tmp, name + ".html")], capture_output=True, text=True)
     if out.returncode != 4:
-        return None, None, [f"{name}: check exited {out.returncode}, not 4: {out.stderr.strip()[:200]}"]
+        return None, None, None, [f"{name}: check exited {out.returncode}, not 4: {out.stderr.strip()[:200]}"]
     report = json.loads(out.stdout)
     d = dom(page)
-    return page, report, problems_of(d, report, name) + ([] if d.lifelines else [f"{name}: no DOM read"])
+    return page, report, d, problems_of(d, report, name) + ([] if d.lifelines else [f"{name}: no DOM read"])
 
 
 def main(argv):
@@ -107,10 +107,9 @@ def main(argv):
     neffbar, failures = argv[1], []
     with tempfile.TemporaryDirectory() as tmp:
         # 2x2: every process unfolded.
-        page, report, bad = check_page(neffbar, tmp, ["--chips", "2", "--leaders", "2", "--host-cc"], "2x2")
+        page, report, d, bad = check_page(neffbar, tmp, ["--chips", "2", "--leaders", "2", "--host-cc"], "2x2")
         failures += bad
         if page:
-            d = dom(page)
             if any(f for _, f in d.lifelines) or d.folds:
                 failures.append("2x2: a small system opens folded")
             if not d.arrows:
@@ -134,11 +133,10 @@ def main(argv):
             if len(colours) < 4:
                 failures.append(f"2x2: the screenshot is blank ({len(colours)} colours)")
         # 64x4: folded by chip, the violation's processes shown; a group unfolds.
-        page, report, bad = check_page(neffbar, tmp, ["--chips", "64", "--leaders", "4", "--host-cc", "--lowering",
-                                                       "hierarchical"], "64x4")
+        page, report, d, bad = check_page(neffbar, tmp, ["--chips", "64", "--leaders", "4", "--host-cc", "--lowering",
+                                                          "hierarchical"], "64x4")
         failures += bad
         if page:
-            d = dom(page)
             shown = [n for n, f in d.lifelines if not f]
             if not d.folds or len(shown) >= len(d.lifelines) // 2:
                 failures.append(f"64x4: opens with {len(shown)} of {len(d.lifelines)} lifelines shown, {len(d.folds)} folds")

@@ -19,6 +19,7 @@
 #include "options.h"
 #include "output.h"
 #include "neffbar/model/scenarios/matrix.h"
+#include "neffbar/report/matrix_page.h"
 #include "neffbar/report/matrix_report.h"
 #include "neffbar/model/exports/promela.h"
 #include "neffbar/model/exports/sequence_chart.h"
@@ -38,7 +39,7 @@ struct CheckArgs {
   bool host_cc = false, no_proxy = false, json = false, no_reduce = false, no_symmetry = false, no_por = false;
   std::string random, seed = "1", max_states = "30000000", max_seconds = "300";
   std::string max_memory = "auto";
-  std::string html;  // --html FILE (check, check-configs)
+  std::string html;  // --html FILE (check, check-configs; hypotheses has its own)
 };
 
 constexpr std::uint64_t kU32Max = std::numeric_limits<std::uint32_t>::max();
@@ -372,6 +373,15 @@ void print_result(const ScenarioResult& sr, bool json, const std::string& title,
 }
 
 
+// Writes a page; false (the error line written) when the file cannot be written.
+bool write_page(const std::string& path, const std::string& page) {
+  if (const auto failed = write_file_atomically(path, page)) {
+    error_line(path, *failed);
+    return false;
+  }
+  return true;
+}
+
 // --html FILE: the counterexample shown (or else the global finding) as a sequence
 // chart; with neither, a page that says so.  false (the error line written) when the
 // file cannot be written.
@@ -383,22 +393,17 @@ bool write_chart(const std::string& path, const ScenarioResult& sr, const std::s
       !c        ? verdict_text(r) + ": no counterexample to show"
       : finding ? "finding (not a failure under --guarantee declared), " + std::string(verdict_name(c->kind)) + ": " + c->what
                 : std::string(verdict_name(c->kind)) + ": " + c->what;
-  const std::string page = sequence_chart_html(sr.system, c ? *c : Counterexample{}, title, sentence, c && !finding);
-  if (const auto failed = write_file_atomically(path, page)) {
-    error_line(path, *failed);
-    return false;
-  }
-  return true;
+  return write_page(path, sequence_chart_html(sr.system, c ? *c : Counterexample{}, title, sentence, c && !finding));
 }
 
 // --html names a file, and not -o's: stdout (or -o) carries the verdict.
-Status check_html_option(const CLI::App* cmd, const CheckArgs& a, const Run& run) {
+Status check_html_option(const CLI::App* cmd, const std::string& html, const Run& run) {
   if (cmd->count("--html") == 0) return {};
-  if (a.html == "-") return Error{Errc::InvalidArgument, "--html", "a file (stdout carries the verdict)", "'-'"};
-  if (a.html.empty()) return Error{Errc::InvalidArgument, "--html", "a file", "an empty path"};
+  if (html == "-") return Error{Errc::InvalidArgument, "--html", "a file (stdout carries the verdict)", "'-'"};
+  if (html.empty()) return Error{Errc::InvalidArgument, "--html", "a file", "an empty path"};
   std::error_code ec;
-  if (!run.to_stdout() && (a.html == run.output || std::filesystem::equivalent(a.html, run.output, ec))) {
-    return Error{Errc::InvalidArgument, "--html", "another file than -o's (the verdict's text)", "'" + a.html + "'"};
+  if (!run.to_stdout() && (html == run.output || std::filesystem::equivalent(html, run.output, ec))) {
+    return Error{Errc::InvalidArgument, "--html", "another file than -o's (the verdict's text)", "'" + html + "'"};
   }
   return {};
 }
@@ -414,7 +419,7 @@ void add_check(CLI::App& app, Run& run) {
     const Result<Scenario> s = to_scenario(*a);
     if (!s) return void(run.exit_code = fail_usage(s.error()));
     if (const Status st = refuse_unused(cmd, s->run.engine); !st) return void(run.exit_code = fail_usage(st.error()));
-    if (const Status st = check_html_option(cmd, *a, run); !st) return void(run.exit_code = fail_usage(st.error()));
+    if (const Status st = check_html_option(cmd, a->html, run); !st) return void(run.exit_code = fail_usage(st.error()));
     Scenario sc = *s;
     sc.run.check.clock = run.clock;
     if (!a->json) {
@@ -469,7 +474,7 @@ void add_check_configs(CLI::App& app, Run& run) {
     Result<Scenario> s = to_scenario(*b);
     if (!s) return void(run.exit_code = fail_usage(s.error()));
     if (const Status st = refuse_unused(cc, s->run.engine); !st) return void(run.exit_code = fail_usage(st.error()));
-    if (const Status st = check_html_option(cc, *b, run); !st) return void(run.exit_code = fail_usage(st.error()));
+    if (const Status st = check_html_option(cc, b->html, run); !st) return void(run.exit_code = fail_usage(st.error()));
     Scenario sc = *s;
     std::string title;
     const Result<std::optional<ManifestAt>> m = files->size() == 1 ? find_manifest(files->front()) : std::optional<ManifestAt>();
@@ -560,6 +565,7 @@ void add_compose(CLI::App& app, Run& run) {
 void add_hypotheses(CLI::App& app, Run& run) {
   struct MatrixArgs {
     bool json = false, small = false, full = false;
+    std::string html;
   };
   auto hj = std::make_shared<MatrixArgs>();
   auto* hy = app.add_subcommand("hypotheses",
@@ -569,11 +575,18 @@ void add_hypotheses(CLI::App& app, Run& run) {
   hy->add_flag("--full", hj->full,
                "Every chips 1..64 x leaders 1..4 x fabric x host-CC x lowering x wiring at 1 round, and a rounds "
                "sample, decided exactly by the persistent engine (about 20 s on one core)");
-  hy->callback([hj, &run] {
+  hy->add_option("--html", hj->html,
+                 "Also write the matrix as a grid, one cell per scenario coloured by verdict, each failing cell linked "
+                 "to its counterexample's sequence chart (with --full the cells link nowhere: its rows keep no "
+                 "counterexample): one self-contained HTML page, whole or not at all")
+      ->type_name("FILE");
+  hy->callback([hj, hy, &run] {
     if (hj->small && hj->full) return void(run.exit_code = fail_usage(Error{Errc::InvalidArgument, "--full", "not with --small", "--small"}));
+    if (const Status st = check_html_option(hy, hj->html, run); !st) return void(run.exit_code = fail_usage(st.error()));
     MatrixOptions mo;
     mo.small = hj->small;
     mo.full = hj->full;
+    mo.keep_counterexamples = !hj->html.empty() && !hj->full;
     mo.progress = [step = hj->full ? 512u : 64u](std::size_t done, std::size_t total) {
       if (done % step == 0 || done == total) std::cerr << "  ... " << done << "/" << total << " scenarios\n";
     };
@@ -587,6 +600,9 @@ void add_hypotheses(CLI::App& app, Run& run) {
       if (hj->full) std::cout << "## Where each lowering is a global barrier (1 round, exact)\n\n" << report::full_summary_markdown(rows) << "\n## Every scenario\n\n";
       std::cout << report::matrix_markdown(rows);
     }
+    const std::string title = std::string(hj->full ? "neffbar full-scale table" : "neffbar hypothesis matrix") + ": " +
+                              std::to_string(rows.size()) + " scenarios";
+    if (!hj->html.empty() && !write_page(hj->html, report::matrix_html(rows, title))) return void(run.exit_code = code(Exit::Invalid));
     run.exit_code = code(Exit::Ok);
   });
 }

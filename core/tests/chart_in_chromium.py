@@ -100,6 +100,34 @@ def check_page(neffbar, tmp, args, name):
     return page, report, d, problems_of(d, report, name) + ([] if d.lifelines else [f"{name}: no DOM read"])
 
 
+def matrix_problems(neffbar, tmp):
+    """`hypotheses --small --html`: one cell per scenario of the JSON, each of its verdict;
+    #cell=K draws the chart of row K (its processes, its releases, its last step violating)."""
+    page = os.path.join(tmp, "matrix.html")
+    out = subprocess.run([neffbar, "hypotheses", "--small", "--json", "--html", page], capture_output=True, text=True)
+    if out.returncode != 0:
+        return [f"matrix: hypotheses exited {out.returncode}: {out.stderr.strip()[:200]}"]
+    rows = json.loads(out.stdout)
+    with open(page, encoding="utf-8") as f:
+        text = f.read()
+    cells = re.findall(r'<td class="v-([A-Z_]+)" data-cell="([0-9]+)"', text)
+    bad = []
+    if sorted(int(k) for _, k in cells) != list(range(len(rows))):
+        bad.append(f"matrix: {len(cells)} cells for {len(rows)} scenarios")
+    bad += [f"matrix: cell {k} is {v}, its row {rows[int(k)]['verdict']}" for v, k in cells if rows[int(k)]["verdict"] != v][:3]
+    charts = json.loads(re.search(r'<script type="application/json" id="charts">(.*?)</script>', text, re.S).group(1))
+    k = next(iter(charts), None)
+    if k is None:
+        return bad + ["matrix: no failing cell links to a chart"]
+    d, want = dom(page, "#cell=" + k), charts[k]
+    if len(d.lifelines) != len(want["procs"]) or sorted(d.arrows) != sorted(map(tuple, want["releases"])):
+        bad.append(f"matrix #cell={k}: {len(d.lifelines)} lifelines, {len(d.arrows)} arrows; "
+                   f"want {len(want['procs'])} and {len(want['releases'])}")
+    if d.violating != [len(want["entries"]) - 1]:
+        bad.append(f"matrix #cell={k}: violating marks {d.violating}")
+    return bad
+
+
 def main(argv):
     if len(argv) != 2:
         print(__doc__)
@@ -150,6 +178,7 @@ def main(argv):
                 if group in u.folds or len(now) != len(shown) + members:
                     failures.append(f"64x4: #unfold={group} shows {len(now)} lifelines, want {len(shown)} + {members}")
                 failures += problems_of(u, report, f"64x4 #unfold={group}")
+        failures += matrix_problems(neffbar, tmp)
     for f in failures:
         print("chart in chromium: FAILED: " + f)
     print("chart in chromium: " + ("FAILED" if failures else "passed"))

@@ -14,13 +14,12 @@ bool is_wait(Prim p) {
 
 Instr instr_of(const System& sys, const TraceEntry& e) { return sys.procs[e.proc].program[e.pc]; }
 
-// The page's script: lays the chart out from the data (#data) and again on each unfold.
-// Columns go group by group; a group's folded members share one lifeline, drawn after
-// its shown ones, and their marks sit on it.
+// The chart's script: drawChart(D, svg, open) lays chart D out in svg.  Columns go
+// group by group; a group's folded members share one lifeline, drawn after its shown
+// ones, and their marks sit on it.  `open` holds the unfolded groups ('all': every
+// one); a click on a fold adds its group and draws again.
 constexpr std::string_view kScript = R"JS(
-const D = JSON.parse(document.getElementById('data').textContent);
 const NS = 'http://www.w3.org/2000/svg';
-const open = new Set();
 const COL = 92, FOLD = 44, ROW = 18, TOP = 64, LEFT = 56;
 function el(tag, attrs, parent, text) {
   const e = document.createElementNS(NS, tag);
@@ -29,10 +28,8 @@ function el(tag, attrs, parent, text) {
   parent.appendChild(e);
   return e;
 }
-function shown(p) { return D.unfolded || open.has(D.procs[p].group) || D.involved.includes(p); }
-function unfold(g) { if (g === 'all') D.unfolded = true; else open.add(g); draw(); }
-function draw() {
-  const svg = document.getElementById('chart');
+function drawChart(D, svg, open) {
+  const shown = p => D.unfolded || open.has('all') || open.has(D.procs[p].group) || D.involved.includes(p);
   while (svg.firstChild) svg.removeChild(svg.firstChild);
   const defs = el('defs', {}, svg);
   const mk = el('marker', {id: 'head', viewBox: '0 0 10 10', refX: '10', refY: '5', markerWidth: '7', markerHeight: '7', orient: 'auto-start-reverse'}, defs);
@@ -50,7 +47,7 @@ function draw() {
       right += FOLD;
       for (const i of folded) x[i] = fx;
       const f = el('g', {class: 'fold', 'data-group': g, 'data-members': folded.length}, svg);
-      f.addEventListener('click', () => unfold(g));
+      f.addEventListener('click', () => { open.add(g); drawChart(D, svg, open); });
       el('title', {}, f, g + ': ' + folded.length + ' folded (click to unfold)');
       el('line', {x1: fx, y1: TOP - 8, x2: fx, y2: bottom}, f);
       el('text', {x: fx, y: TOP - 30, 'text-anchor': 'middle'}, f, g);
@@ -80,18 +77,23 @@ function draw() {
   svg.setAttribute('width', right + 480);
   svg.setAttribute('height', bottom + 24);
 }
-function from_hash() {
+// The words of the address's fragment after `prefix` ('#unfold=' takes 'c3,proxy'); a
+// malformed escape is taken as written.
+function hashWords(prefix) {
   const h = location.hash;
-  if (!h.startsWith('#unfold=')) return;
-  for (const w of h.slice(8).split(',')) {
-    let g = w;
-    try { g = decodeURIComponent(w); } catch (e) {}  // a malformed escape is taken as written
-    if (g === 'all') D.unfolded = true; else open.add(g);
-  }
+  if (!h.startsWith(prefix)) return [];
+  return h.slice(prefix.length).split(',').map(w => { try { return decodeURIComponent(w); } catch (e) { return w; } });
 }
+)JS";
+
+// The one-chart page: its data (#data), unfolded by #unfold=GROUP[,GROUP...] and clicks.
+constexpr std::string_view kPageScript = R"JS(
+const D = JSON.parse(document.getElementById('data').textContent);
+const open = new Set();
+function from_hash() { for (const g of hashWords('#unfold=')) open.add(g); }
 from_hash();
-draw();
-window.addEventListener('hashchange', () => { from_hash(); draw(); });
+drawChart(D, document.getElementById('chart'), open);
+window.addEventListener('hashchange', () => { from_hash(); drawChart(D, document.getElementById('chart'), open); });
 )JS";
 
 constexpr std::string_view kStyle = R"CSS(
@@ -113,6 +115,13 @@ text.involved { font-weight: 700; }
 line.arrow { stroke: #2563eb; stroke-width: 1.2; }
 )CSS";
 
+constexpr std::string_view kChartLegend =
+    "One lifeline per process; a dot per executed instruction (hover: its round, config step and lane, and the "
+    "semaphore's change); an arrow from each increment to the wait it released; the violating step in red. Dashed "
+    "lifelines are folded processes: click one to unfold it.";
+
+}  // namespace
+
 std::string html_escaped(std::string_view s) {
   std::string out;
   for (const char c : s) {
@@ -127,7 +136,22 @@ std::string html_escaped(std::string_view s) {
   return out;
 }
 
-}  // namespace
+std::string script_json(const nlohmann::ordered_json& j) {
+  // '<' only occurs inside JSON strings: as \u003c it cannot end the script element.
+  std::string out;
+  for (const char c : j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace)) {
+    if (c == '<') {
+      out += "\\u003c";
+    } else {
+      out += c;
+    }
+  }
+  return out;
+}
+
+std::string_view chart_style() { return kStyle; }
+std::string_view chart_script() { return kScript; }
+std::string_view chart_legend() { return kChartLegend; }
 
 std::vector<Release> releases(const System& sys, const Counterexample& cex) {
   std::vector<Release> out;
@@ -205,10 +229,11 @@ std::string chart_group(std::string_view name) {
   return "host";
 }
 
-std::string sequence_chart_html(const System& sys, const Counterexample& cex, std::string_view title,
-                                std::string_view sentence, bool failure) {
+nlohmann::ordered_json sequence_chart_data(const System& sys, const Counterexample& cex, std::string_view title,
+                                           std::string_view sentence) {
   const std::vector<Release> rel = releases(sys, cex);
   nlohmann::ordered_json d;
+  d["title"] = std::string(title);
   d["sentence"] = std::string(sentence);
   d["kind"] = std::string(verdict_name(cex.kind));
   d["unfolded"] = sys.procs.size() <= kChartUnfoldedUpTo;
@@ -231,9 +256,11 @@ std::string sequence_chart_html(const System& sys, const Counterexample& cex, st
   auto arrows = nlohmann::ordered_json::array();
   for (const Release& r : rel) arrows.push_back({r.from, r.to});
   d["releases"] = std::move(arrows);
-  // '<' only occurs inside JSON strings: as \u003c it cannot end the script element.
-  std::string data;
-  for (const char c : d.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace)) data += c == '<' ? std::string("\\u003c") : std::string(1, c);
+  return d;
+}
+
+std::string sequence_chart_html(const System& sys, const Counterexample& cex, std::string_view title,
+                                std::string_view sentence, bool failure) {
   std::string page = "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>";
   page += html_escaped(title);
   page += "</title><style>";
@@ -242,13 +269,13 @@ std::string sequence_chart_html(const System& sys, const Counterexample& cex, st
   page += html_escaped(title);
   page += failure ? "</h1>\n<p class=\"verdict\">" : "</h1>\n<p class=\"verdict neutral\">";
   page += html_escaped(sentence);
-  page += "</p>\n<p class=\"legend\">One lifeline per process; a dot per executed instruction (hover: its round, "
-          "config step and lane, and the semaphore's change); an arrow from each increment to the wait it released; "
-          "the violating step in red. Dashed lifelines are folded processes: click one to unfold it.</p>\n"
-          "<svg id=\"chart\" xmlns=\"http://www.w3.org/2000/svg\"></svg>\n<script type=\"application/json\" id=\"data\">";
-  page += data;
+  page += "</p>\n<p class=\"legend\">";
+  page += kChartLegend;
+  page += "</p>\n<svg id=\"chart\" xmlns=\"http://www.w3.org/2000/svg\"></svg>\n<script type=\"application/json\" id=\"data\">";
+  page += script_json(sequence_chart_data(sys, cex, title, sentence));
   page += "</script>\n<script>";
   page += kScript;
+  page += kPageScript;
   page += "</script>\n</body></html>\n";
   return page;
 }

@@ -16,6 +16,8 @@
 #include <string_view>
 #include <vector>
 
+#include <nlohmann/json.hpp>
+
 #include "neffbar/model/system/system.h"
 #include "neffbar/model/system/verdict.h"
 
@@ -49,10 +51,25 @@ std::string chart_group(std::string_view process_name);
 // Systems of at most this many processes open unfolded.
 inline constexpr std::size_t kChartUnfoldedUpTo = 16;
 
+// What a chart's script draws (a page embeds it as JSON): the title and the verdict's
+// sentence, the processes with their groups, the involved ones, the trace's entries
+// (step, process, round, describe()'s text, the semaphore's change) and the releases.
+nlohmann::ordered_json sequence_chart_data(const System& sys, const Counterexample& cex, std::string_view title,
+                                           std::string_view sentence);
+
 // The page: `title` heads it, `sentence` is the verdict's ("UNSAFE: c0.l1 departed ..."),
 // in red when `failure` (a finding under --guarantee declared, or no counterexample, is
 // not one).
 std::string sequence_chart_html(const System& sys, const Counterexample& cex, std::string_view title,
                                 std::string_view sentence, bool failure = true);
+
+// The pieces of any page that draws charts (the hypothesis matrix's): the style, the
+// script that defines drawChart(D, svg, open) and hashWords(prefix), and the legend.
+std::string_view chart_style();
+std::string_view chart_script();
+std::string_view chart_legend();
+// Text safe in an HTML element or attribute; JSON safe inside a <script> element.
+std::string html_escaped(std::string_view s);
+std::string script_json(const nlohmann::ordered_json& j);
 
 }  // namespace neffbar::model

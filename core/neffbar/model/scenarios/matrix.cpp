@@ -57,7 +57,7 @@ std::vector<Scenario> matrix_scenarios(bool small) {
   return all;
 }
 
-Result<MatrixRow> matrix_row(const Scenario& s) {
+Result<MatrixRow> matrix_row(const Scenario& s, bool keep) {
   const Result<ScenarioResult> r = run_scenario(s);
   if (!r) return r.error();
   MatrixRow row;
@@ -74,6 +74,10 @@ Result<MatrixRow> matrix_row(const Scenario& s) {
   if (r->result.cex) {
     row.counterexample = format_counterexample(r->system, *r->result.cex);
     row.cex_steps = r->result.cex->trace.size();
+    if (keep) {
+      row.cex = r->result.cex;
+      row.system = std::make_shared<const System>(r->system);
+    }
   }
   return row;
 }
@@ -118,7 +122,7 @@ std::vector<MatrixRow> run_matrix(const MatrixOptions& opt) {
   std::vector<MatrixRow> rows;
   rows.reserve(all.size());
   for (std::size_t i = 0; i < all.size(); ++i) {
-    Result<MatrixRow> row = matrix_row(all[i]);
+    Result<MatrixRow> row = matrix_row(all[i], opt.keep_counterexamples);
     if (!row) {  // cannot happen: the reference topologies are in range; never report it as OK
       MatrixRow none;
       none.topo = all[i].topo;

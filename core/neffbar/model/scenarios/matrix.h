@@ -4,6 +4,8 @@
 #pragma once
 
 #include <functional>
+#include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -24,6 +26,10 @@ struct MatrixRow {
   bool exact = true;
   std::string counterexample;  // formatted, empty when OK
   std::size_t cex_steps = 0;
+  // The counterexample and its system, kept only with MatrixOptions::keep_counterexamples
+  // (the matrix's page draws each as a chart).
+  std::shared_ptr<const System> system;
+  std::optional<Counterexample> cex;
   // The JSON's global_property_holds: exactly the global line's "holds" (read off it, so
   // the two cannot disagree).
   [[nodiscard]] bool global_holds() const { return global == GlobalStatus::Holds; }
@@ -32,6 +38,7 @@ struct MatrixRow {
 struct MatrixOptions {
   bool small = false;  // only 1x4 and 2x2 (tests)
   bool full = false;   // the full-scale table (full_scenarios) instead of the reference topologies
+  bool keep_counterexamples = false;  // each failing row keeps its system and counterexample
   std::function<void(std::size_t done, std::size_t total)> progress;
 };
 
@@ -43,9 +50,9 @@ std::string topo_name(const Topology& t);
 
 // Every scenario of the matrix, in the order of its rows (1536; 768 with `small`).
 std::vector<Scenario> matrix_scenarios(bool small);
-// One row: the scenario checked, with its shortest counterexample formatted; the
-// composer's error for a topology out of range.
-Result<MatrixRow> matrix_row(const Scenario& s);
+// One row: the scenario checked, with its shortest counterexample formatted (and kept
+// with its system when `keep`); the composer's error for a topology out of range.
+Result<MatrixRow> matrix_row(const Scenario& s, bool keep = false);
 
 // The full-scale table: every chips 1..64 x leaders 1..4 x fabric x host-CC x lowering
 // x wiring at 1 round, under the default reading of the other hypotheses (ge, dec one,

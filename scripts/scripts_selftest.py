@@ -288,8 +288,9 @@ def test_run(check, tmp):
                              if not p.startswith(os.path.join(scratch.root, "out"))})
     with open(calls) as f:
         matrix = [c for c in f.read().split("\n") if c.startswith("hypotheses") and "--full" not in c]
-    check(matrix == ["hypotheses --json -o out/hypotheses.json"], f"run: the matrix run once, as JSON: {matrix}")
-    check("| hypotheses | ok | 3 scenarios: DEADLOCK 1, OK 2 (out/hypotheses.json) |" in text
+    check(matrix == ["hypotheses --json -o out/hypotheses.json --html out/hypotheses.html"],
+          f"run: the matrix run once, as JSON and its grid: {matrix}")
+    check("| hypotheses | ok | 3 scenarios: DEADLOCK 1, OK 2 (out/hypotheses.json; the grid out/hypotheses.html) |" in text
           and "- hierarchical DEADLOCK: 1\n- table OK: 2\n" in text,
           "run: the matrix's counts on the summary, read from the JSON")
     check("| 64x4 exact | ok | hierarchical host-CC: 1 round(s): OK exact=true" in text,

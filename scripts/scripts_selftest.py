@@ -17,7 +17,8 @@ called, and with no PYTHONDONTWRITEBYTECODE:
   its end on stderr, its exit code returned; a passing one silent;
 - scripts/run with a fake neffbar and fake steps: the hypothesis matrix run once, as
   JSON, its counts on the summary; nothing written outside out/;
-- campaign.py on good and bad JSON; fuzz_speed.py on fake fuzzers;
+- campaign.py on good and bad JSON; its page (out/report.html) on a fake campaign's
+  files, missing and bad ones included; fuzz_speed.py on fake fuzzers;
 - lib/common.sh's usage_error, die, opt_uint and run_logged's tail; ctest's exit-code
   wrapper (scripts/CMakeLists.txt) on a self-test that exits 1 after its pass line; a
   broken pipe on stdout;
@@ -177,6 +178,7 @@ class Scratch:
 
 
 def write(path, text, mode=0o644):
+    os.makedirs(os.path.dirname(path), exist_ok=True)
     with open(path, "w") as f:
         f.write(text)
     os.chmod(path, mode)
@@ -296,6 +298,11 @@ def test_run(check, tmp):
     check("| 64x4 exact | ok | hierarchical host-CC: 1 round(s): OK exact=true" in text,
           "run: the 64x4 verdicts read from check --json")
     check("| slow tests | ok | 2 passed: the OSS-Fuzz build" in text, "run: the slow tests (./scripts/test --slow) on the summary")
+    page = read(os.path.join(scratch.root, "out", "report.html"))
+    check("The campaign as one page (the matrix grid, coverage, fuzzing, mutation score, benchmark charts): out/report.html." in text
+          and "<tr class='step'><td>codec</td><td class='ok'>ok</td>" in page and "3 scenarios: DEADLOCK 1, OK 2" in page
+          and "history.jsonl: line 1" in page and read(os.path.join(scratch.root, "out", "steps.tsv")).startswith("step\tresult\tdetail\nbuild\tok\t"),
+          "run: out/report.html from the same files as the summary (steps.tsv, the matrix's JSON, the fake's bad history named)")
     check(not made, "run: nothing written outside out/" + (f": {made[:3]}" if made else ""))
     check(rc == 0 and "| codec | ok |" in text, f"run: exit {rc} with every fake step passing" + ("" if rc == 0 else f": {err[-300:]}"))
 
@@ -328,6 +335,81 @@ def test_campaign(check, tmp):
             ("get on a list", ["get", put("g.json", '[{"verdict": "OK"}]'), "verdict"], "g.json: expected a JSON object")):
         rc, out, err = get(*args)
         check(rc == 2 and not out and err.count("\n") == 1 and expect in err, f"campaign.py, {what}: exit {rc}, {err.strip()!r}")
+
+
+def campaign_out(tmp):
+    """A campaign's out/ as its steps leave it: each data file campaign.py page reads,
+    small, with a value to find on the page in each (an operator's count, a crash, an
+    escaped step); returns its path."""
+    sys.path.insert(0, HERE)
+    import bench_history
+    import bench_selftest
+    out = os.path.join(tmp, "out")
+    write(os.path.join(out, "steps.tsv"), "step\tresult\tdetail\nbuild\tok\tg++ <b>&\nproperties\tFAIL\tseed 7\n")
+    write(os.path.join(out, "hypotheses.json"), json.dumps([{"verdict": "OK", "lowering": "table"},
+                                                          {"verdict": "DEADLOCK", "lowering": "table"},
+                                                          {"verdict": "DEADLOCK", "lowering": "hierarchical"}]))
+    write(os.path.join(out, "hypotheses.html"), "<p>grid</p>")
+    write(os.path.join(out, "coverage", "folders.txt"), "  97.50 %     39 of    40 lines  core/cli\n"
+                                                        "  50.00 %      1 of     2 lines  core/neffbar\n")
+    write(os.path.join(out, "coverage", "files.tsv"), "core/cli/a.cpp\t30\t30\ncore/cli/b.cpp\t9\t10\ncore/neffbar/c.cpp\t1\t2\n")
+    write(os.path.join(out, "coverage", "index.html"), "<p>llvm-cov</p>")
+    write(os.path.join(out, "coverage", "coverage", "abs", "repo", "core", "cli", "b.cpp.html"), "<p>b</p>")
+    write(os.path.join(out, "fuzz", "summary.tsv"), "target\texecs\texec_per_s_all_jobs\tcorpus_before\tcorpus_after\tnew_inputs\tcrashes\n"
+                                                   "decode\t120000\t4000\t10\t25\t15\t0\nscenario\t900\t30\t4\t4\t0\t2\n")
+    write(os.path.join(out, "mutate-campaign", "score.json"), json.dumps(
+        {"killed": 5, "counted": 7, "timeouts": 0, "per_operator": {"ror": {"killed": 4, "counted": 4}, "del": {"killed": 1, "counted": 3}},
+         "per_file": {}}))
+    for commit, factor in (("a" * 40, 1.0), ("b" * 40, 1.0), ("c" * 40, 3.0)):
+        bench_history.append(os.path.join(out, "bench-history", "history.jsonl"), bench_selftest.fake_record(commit, factor, 1.0)[1])
+    return out
+
+
+def test_campaign_page(check, tmp):
+    """campaign.py page: each section drawn from its file (values found where they
+    belong, escaped), links into the llvm-cov report only where its page exists; a
+    missing file and a bad one each leave their section saying which and why, the rest
+    drawn; a DIR that is not a folder is exit 2."""
+    out = campaign_out(tmp)
+
+    def page():
+        p = subprocess.run([sys.executable, os.path.join(HERE, "campaign.py"), "page", out], capture_output=True, text=True)
+        return p.returncode, p.stdout, p.stderr, read(os.path.join(out, "report.html"))
+    rc, said, err, text = page()
+    check(rc == 0 and said == os.path.join(out, "report.html") + "\n" and not err, f"campaign.py page: exit {rc}, {said!r} {err!r}")
+    check("<td>g++ &lt;b&gt;&amp;</td>" in text and "<td class='FAIL'>FAIL</td>" in text and "<b>&" not in text,
+          "page: the step table from steps.tsv, escaped")
+    check("3 scenarios: DEADLOCK 2, OK 1" in text and "<tr class='lowering'><td>table</td><td>1</td><td>1</td></tr>" in text
+          and "<iframe id='matrix-grid' src='hypotheses.html'" in text, "page: the matrix counts per lowering, the grid embedded")
+    check("data-folder='core/cli'" in text and "97.50 %" in text and "<a href='coverage/index.html'>" in text
+          and "<a href='coverage/coverage/abs/repo/core/cli/b.cpp.html'>core/cli/b.cpp</a>" in text
+          and "<li class='file'>" in text and ">core/cli/a.cpp</a>" not in text and "core/cli/a.cpp (30 of 30)" in text
+          and "90.0 %" in text,
+          "page: coverage per folder, each file linked to its llvm-cov page where there is one")
+    check("data-target='decode'" in text and "4,000" in text and "10 -&gt; 25 (+15)" in text
+          and "<td class='FAIL'>2</td></tr>" in text, "page: fuzzing's exec/s, corpus growth and crashes per target")
+    check("data-operator='del' data-killed='1' data-counted='3'" in text and "5 of 7 killed" in text,
+          "page: the mutation score per operator from score.json")
+    check(text.count("class=\"chart\"") == len(bench_selftest_names()) and "time +" in text,
+          "page: a benchmark chart per benchmark of the history, its change point marked")
+    os.remove(os.path.join(out, "fuzz", "summary.tsv"))
+    write(os.path.join(out, "mutate-campaign", "score.json"), '{"per_operator": {"ror": {"killed": 5, "counted": 4}}}')
+    write(os.path.join(out, "coverage", "files.tsv"), "core/cli/a.cpp\t30\n")
+    rc, _, err, text = page()
+    check(rc == 0 and "fuzz/summary.tsv is missing" in text and "score.json: per_operator: expected" in text
+          and "files.tsv: line 1: expected 3 tab-separated fields, got 2" in text and "data-section='coverage'" in text
+          and "<td class='FAIL'>FAIL</td>" in text and text.count("class=\"chart\"") > 0,
+          f"page: a missing file and bad ones named in their sections, the others drawn: exit {rc} {err!r}")
+    p = subprocess.run([sys.executable, os.path.join(HERE, "campaign.py"), "page", os.path.join(out, "steps.tsv")],
+                       capture_output=True, text=True)
+    check(p.returncode == 2 and "steps.tsv: not a folder" in p.stderr and p.stderr.count("\n") == 1,
+          f"page: a DIR that is not a folder is exit 2: {p.returncode} {p.stderr!r}")
+
+
+def bench_selftest_names():
+    sys.path.insert(0, HERE)
+    import bench_selftest
+    return {bench_selftest.FLOOR, bench_selftest.BENCH, bench_selftest.OTHER}
 
 
 def test_teeth(check, tmp):
@@ -654,6 +736,9 @@ def test_coverage(check, tmp):
     check(rc == 0 and "lines 50.00% (2 of 4)" in out and "core/neffbar/a.cpp (33.33 %, 2 of 3 lines missed): 2-3" in uncovered
           and "  33.33 %      1 of     3 lines  core/neffbar" in out,
           f"coverage: out/coverage/uncovered.txt, the lines per folder and in all: {rc} {out.strip()[-200:]!r} {err.strip()[-100:]!r}")
+    files = read(os.path.join(scratch.root, "out", "coverage", "files.tsv"))
+    check(files.startswith("core/cli/b.cpp\t1\t1\ncore/neffbar/a.cpp\t1\t3\n"),
+          f"coverage: out/coverage/files.tsv, each file's covered and total lines, every file (covered ones too): {files[:120]!r}")
     rc, out, err, _ = scratch.run("coverage", "bash", [], env=dict(env, FAKE_REPORTED="neffbar/a.cpp"))
     check(rc == 1 and "coverage: core/cli/b.cpp is missing from the report" in err,
           f"coverage: a core .cpp missing from the report is exit 1, named: {rc} {err.strip()[-100:]!r}")
@@ -909,6 +994,13 @@ def test_run_failures(check, tmp):
     rc, *_ = scratch.run("run", "bash", ["--seconds", "4"], env=env)
     check([c for c in read(steps).split("\n") if c.startswith("fuzz ")] == ["fuzz --seconds 5"],
           f"run: --seconds 4 over 2 targets is still 5 s each: {read(steps).split(chr(10))}")
+    os.remove(os.path.join(scratch.root, "out", "report.html"))
+    os.makedirs(os.path.join(scratch.root, "out", "report.html", "x"))  # cannot be replaced by a file
+    rc, *_ = scratch.run("run", "bash", ["--seconds", "4"], env=env)
+    text = read(os.path.join(scratch.root, "out", "report.md"))
+    check(rc == 1 and "out/report.html FAILED: campaign.py: " in text and "| codec | ok |" in text,
+          f"run: a page that cannot be written is exit 1, said on the Markdown summary: {rc}")
+    shutil.rmtree(os.path.join(scratch.root, "out", "report.html"))
     rc, out, err, _ = scratch.run("run", "bash", [], env=dict(env, FAKE_BUILD_RC="1"))
     check(rc == 1 and "build failed" in out, f"run: a build that fails is exit 1: {rc} {out.strip()[-80:]!r}")
 
@@ -1062,7 +1154,8 @@ def main():
     check = Checks()
     with tempfile.TemporaryDirectory() as tmp:
         for name, test in (("scripts", test_scripts), ("logged", test_run_logged), ("run", test_run),
-                           ("campaign", test_campaign), ("teeth", test_teeth), ("fuzz_speed", test_fuzz_speed),
+                           ("campaign", test_campaign),
+                           ("campaign-page", test_campaign_page), ("teeth", test_teeth), ("fuzz_speed", test_fuzz_speed),
                            ("common", test_common_sh), ("conventions", test_convention_teeth), ("wrapper", test_exit_wrapper),
                            ("pipe", test_broken_pipe), ("run-failures", test_run_failures), ("bench", test_bench_script),
                            ("test", test_test_script), ("deps", test_deps), ("props", test_props),

@@ -9,6 +9,10 @@ headless Chromium (Debian's chromium) and read back from its DOM:
   - at 64x4 the page opens folded (the processes the violation involves shown), and
     #unfold=GROUP unfolds that group (the click handler's own function);
   - the screenshot is not blank.
+The matrix grid (`hypotheses --html`): a cell per scenario of its verdict, #cell=K
+drawing that row's chart.  The campaign page (scripts/campaign.py page, on a fake
+campaign's files and the real grid): a row per step, lowering, fuzz target and
+operator, a chart per benchmark, no link to a missing file, a screenshot not blank.
 A planted wrong arrow (one release's source moved in the page's data) must fail the
 same DOM check, or the check has no teeth.
   chart_in_chromium.py NEFFBAR
@@ -22,7 +26,8 @@ import sys
 import tempfile
 
 sys.dont_write_bytecode = True
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "scripts"))
+SCRIPTS = os.path.normpath(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "scripts"))
+sys.path.insert(0, SCRIPTS)
 from bench_selftest_png import png_pixels  # noqa: E402
 
 
@@ -128,6 +133,73 @@ def matrix_problems(neffbar, tmp):
     return bad
 
 
+class ReportDom(html.parser.HTMLParser):
+    """What out/report.html shows: its sections, the rows of each table by class, the
+    charts, the links and the embedded grid."""
+
+    def __init__(self, text):
+        super().__init__()
+        self.sections, self.rows, self.charts, self.links, self.frames = [], {}, 0, [], []
+        self.feed(text)
+
+    def handle_starttag(self, tag, attrs):
+        a = dict(attrs)
+        if tag == "section":
+            self.sections.append(a.get("id"))
+        elif tag == "tr" and a.get("class"):
+            self.rows.setdefault(a["class"], []).append(a)
+        elif tag == "svg" and "chart" in a.get("class", "").split():
+            self.charts += 1
+        elif tag == "a" and not a.get("href", "#").startswith("#"):
+            self.links.append(a["href"])
+        elif tag == "iframe":
+            self.frames.append(a.get("src"))
+
+
+def report_problems(neffbar, tmp):
+    """`scripts/campaign.py page` on a campaign's files (the scripts' self-test's fake
+    out/, the real matrix grid): in Chromium's DOM, a row per step, lowering, fuzz
+    target and operator of the files, a chart per benchmark, every link to a file that
+    exists, the grid embedded; the screenshot is not blank."""
+    import bench_history
+    from scripts_selftest import campaign_out
+    out = campaign_out(os.path.join(tmp, "campaign"))
+    made = subprocess.run([neffbar, "hypotheses", "--small", "--json", "-o", os.path.join(out, "hypotheses.json"),
+                           "--html", os.path.join(out, "hypotheses.html")], capture_output=True, text=True)
+    page = subprocess.run([sys.executable, os.path.join(SCRIPTS, "campaign.py"), "page", out], capture_output=True, text=True)
+    if made.returncode or page.returncode:
+        return [f"report: hypotheses exit {made.returncode}, campaign.py page exit {page.returncode}: {page.stderr.strip()[:200]}"]
+    d = ReportDom(chromium("--virtual-time-budget=5000", "--dump-dom", "file://" + os.path.join(out, "report.html")))
+    with open(os.path.join(out, "hypotheses.json")) as f:
+        lowerings = {r["lowering"] for r in json.load(f)}
+    with open(os.path.join(out, "mutate-campaign", "score.json")) as f:
+        operators = json.load(f)["per_operator"]
+    with open(os.path.join(out, "fuzz", "summary.tsv")) as f:
+        targets = [line.split("\t")[0] for line in f.read().split("\n")[1:] if line]
+    benches = bench_history.all_names(bench_history.load(os.path.join(out, "bench-history", "history.jsonl")))
+    bad = []
+    if d.sections != ["steps", "matrix", "coverage", "fuzzing", "mutation", "benchmarks"]:
+        bad.append(f"report: sections {d.sections}")
+    if len(d.rows.get("lowering", [])) != len(lowerings):
+        bad.append(f"report: {len(d.rows.get('lowering', []))} lowering rows for {len(lowerings)} lowerings")
+    if [r["data-target"] for r in d.rows.get("target", [])] != targets:
+        bad.append(f"report: fuzz rows {[r['data-target'] for r in d.rows.get('target', [])]}, targets {targets}")
+    shown = {r["data-operator"]: {"killed": int(r["data-killed"]), "counted": int(r["data-counted"])} for r in d.rows.get("operator", [])}
+    if shown != operators:
+        bad.append(f"report: operators {shown}, score.json {operators}")
+    if d.charts != len(benches):
+        bad.append(f"report: {d.charts} benchmark charts for {len(benches)} benchmarks")
+    broken = [h for h in d.links + d.frames if not os.path.exists(os.path.join(out, h))]
+    if broken or d.frames != ["hypotheses.html"]:
+        bad.append(f"report: links to nothing {broken[:3]}, frames {d.frames}")
+    png = os.path.join(tmp, "report.png")
+    chromium("--hide-scrollbars", "--window-size=1100,900", f"--screenshot={png}", "file://" + os.path.join(out, "report.html"))
+    _, _, rows, bpp = png_pixels(png)
+    if len({bytes(r[i:i + 3]) for r in rows[::7] for i in range(0, len(r), bpp * 7)}) < 4:
+        bad.append("report: the screenshot is blank")
+    return bad
+
+
 def main(argv):
     if len(argv) != 2:
         print(__doc__)
@@ -179,6 +251,7 @@ def main(argv):
                     failures.append(f"64x4: #unfold={group} shows {len(now)} lifelines, want {len(shown)} + {members}")
                 failures += problems_of(u, report, f"64x4 #unfold={group}")
         failures += matrix_problems(neffbar, tmp)
+        failures += report_problems(neffbar, tmp)
     for f in failures:
         print("chart in chromium: FAILED: " + f)
     print("chart in chromium: " + ("FAILED" if failures else "passed"))

@@ -1,0 +1,233 @@
+"""out/report.html: the campaign (scripts/run) as one page, drawn from the files the
+Markdown summary and the steps write, each read here and nowhere recomputed:
+
+  steps.tsv                      the summary's step table (step, result, detail)
+  hypotheses.json, .html         the matrix's verdict counts (campaign.matrix_summary),
+                                 its grid embedded (neffbar hypotheses --html)
+  coverage/folders.txt,          line coverage per folder and per file (scripts/coverage),
+  coverage/files.tsv             each file linked to its page of the llvm-cov report
+  fuzz/summary.tsv               execs, exec/s and corpus growth per target (scripts/fuzz)
+  mutate-campaign/score.json     the mutation score per operator (scripts/mutate)
+  bench-history/history.jsonl    a chart per benchmark (bench_report.svg_chart)
+
+A file a step did not write leaves its section saying so; a file that cannot be read
+leaves its section naming the file and what is wrong.  No network: inline SVG and CSS."""
+from collections import Counter
+import html
+import os
+import sys
+from urllib.parse import quote
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import bench_history as bh  # noqa: E402
+import bench_report  # noqa: E402
+from bench_io import BadInput, read_json, read_text, write_atomic  # noqa: E402
+
+GOOD, BAD, FAINT = "#2ca02c", "#d62728", "#bbb"
+STYLE = ("body{font-family:sans-serif;margin:20px;max-width:1100px} h2{margin-top:28px} "
+         "table{border-collapse:collapse} td,th{border:1px solid #ccc;padding:2px 6px;font-size:13px} "
+         ".ok{color:" + GOOD + "} .FAIL{color:" + BAD + ";font-weight:bold} .below{color:#b8860b} "
+         ".missing{color:#888;font-style:italic} iframe{width:100%;height:640px;border:1px solid #ccc}")
+
+
+def esc(x):
+    return html.escape(str(x))
+
+
+def missing(section, path, why=None):
+    """The line a section shows instead of its figure."""
+    what = f"{esc(path)}: {esc(why)}" if why else f"not written in this campaign ({esc(path)} is missing)"
+    return f"<p class='missing' data-section='{section}'>{what}</p>"
+
+
+def link(out, rel, text):
+    """A link to out/rel when it exists, else the text alone (no link to nothing)."""
+    return f"<a href='{esc(quote(rel))}'>{esc(text)}</a>" if os.path.exists(os.path.join(out, rel)) else esc(text)
+
+
+def tsv(path, columns, header=True):
+    """The rows of a tab-separated file (its header line skipped), each of `columns`
+    fields; a row is [line number, field...]."""
+    lines = read_text(path).rstrip("\n").split("\n")
+    rows = []
+    for n, line in enumerate(lines[1:] if header else lines, 2 if header else 1):
+        cells = line.split("\t")
+        if len(cells) != columns:
+            raise BadInput(path, f"line {n}: expected {columns} tab-separated fields, got {len(cells)}")
+        rows.append([n] + cells)
+    return rows
+
+
+def number(path, n, text):
+    try:
+        return float(text)
+    except ValueError:
+        raise BadInput(path, f"line {n}: expected a number, got {text!r}") from None
+
+
+def bar(fraction, width=160, color=GOOD, label=""):
+    """A horizontal bar, fraction of width filled (fraction clamped to 0..1), its label
+    to the right."""
+    f = max(0.0, min(1.0, fraction))
+    return (f"<svg width='{width + 8 + 7 * len(label)}' height='14' class='bar' data-fraction='{f:.4f}'>"
+            f"<rect width='{width}' height='12' fill='#eee'/><rect width='{width * f:.1f}' height='12' fill='{color}'/>"
+            f"<text x='{width + 4}' y='11' font-size='11'>{esc(label)}</text></svg>")
+
+
+# ------------------------------------------------------------------------ sections --
+def steps(out):
+    path = os.path.join(out, "steps.tsv")
+    if not os.path.exists(path):
+        return missing("steps", path)
+    rows = tsv(path, 3)
+    body = "".join(f"<tr class='step'><td>{esc(a)}</td><td class='{esc(b)}'>{esc(b)}</td><td>{esc(c)}</td></tr>"
+                   for _, a, b, c in rows)
+    return f"<table id='steps'><tr><th>step</th><th>result</th><th>detail</th></tr>{body}</table>"
+
+
+def matrix(out):
+    import campaign  # the summary's own reading (campaign imports this module first)
+    path = os.path.join(out, "hypotheses.json")
+    if not os.path.exists(path):
+        return missing("matrix", path)
+    rows = campaign.matrix_rows(path)
+    count = Counter((r["lowering"], r["verdict"]) for r in rows)
+    verdicts = sorted({v for _, v in count})
+    table = "".join(f"<tr class='lowering'><td>{esc(low)}</td>" + "".join(f"<td>{count[low, v] or ''}</td>" for v in verdicts)
+                    + "</tr>" for low in sorted({low for low, _ in count}))
+    parts = [f"<p id='matrix-counts'>{esc(campaign.matrix_summary(rows)[0])}</p>",
+             "<table id='matrix'><tr><th>lowering</th>" + "".join(f"<th>{esc(v)}</th>" for v in verdicts) + f"</tr>{table}</table>"]
+    if os.path.exists(os.path.join(out, "hypotheses.html")):
+        parts.append("<p>Each cell is a scenario; a failing cell opens its shortest counterexample as a sequence chart "
+                     f"({link(out, 'hypotheses.html', 'the grid on its own page')}).</p>"
+                     "<iframe id='matrix-grid' src='hypotheses.html' title='the hypothesis matrix'></iframe>")
+    else:
+        parts.append(missing("matrix-grid", os.path.join(out, "hypotheses.html")))
+    return "".join(parts)
+
+
+def coverage_pages(folder):
+    """{core/...: the llvm-cov page of that file, relative to the report's folder}: the
+    report names each page by the source's full path, whatever the build's spelling."""
+    pages, root = {}, os.path.join(folder, "coverage")
+    for top, _, names in os.walk(root):
+        for name in names:
+            if name.endswith(".html"):
+                rel = os.path.relpath(os.path.join(top, name), os.path.dirname(folder))
+                path = os.path.normpath(os.path.join(top, name)).replace(os.sep, "/")
+                at = path.rfind("/core/")
+                if at >= 0:
+                    pages[path[at + 1:-len(".html")]] = rel.replace(os.sep, "/")
+    return pages
+
+
+def coverage(out):
+    folder = os.path.join(out, "coverage")
+    folders, files = os.path.join(folder, "folders.txt"), os.path.join(folder, "files.tsv")
+    for p in (folders, files):
+        if not os.path.exists(p):
+            return missing("coverage", p)
+    per_file = {}
+    for n, f, covered, total in tsv(files, 3, header=False):
+        c, t = number(files, n, covered), number(files, n, total)
+        per_file.setdefault(os.path.dirname(f), []).append((f, c, t))
+    pages = coverage_pages(folder)
+    rows = []
+    for n, line in enumerate(read_text(folders).rstrip("\n").split("\n"), 1):
+        # "  97.10 %    436 of   449 lines  core/cli"
+        f = line.split()
+        if len(f) != 7 or f[1] != "%" or f[3] != "of" or f[5] != "lines":
+            raise BadInput(folders, f"line {n}: expected 'P % C of T lines FOLDER', got {line.strip()!r}")
+        covered, total, name = number(folders, n, f[2]), number(folders, n, f[4]), f[6]
+        items = "".join(
+            f"<li class='file'>{bar(c / t if t else 0, 80, GOOD if c == t else '#b8860b', f'{100 * c / t:.1f} %' if t else '-')} "
+            + (f"<a href='{esc(quote(pages[p]))}'>{esc(p)}</a>" if p in pages else esc(p))
+            + f" ({c:.0f} of {t:.0f})</li>"
+            for p, c, t in sorted(per_file.get(name, []), key=lambda x: x[1] / x[2] if x[2] else 1))
+        rows.append(f"<tr class='folder' data-folder='{esc(name)}'><td>{esc(name)}</td>"
+                    f"<td>{bar(covered / total if total else 0, label=f'{100 * covered / total:.2f} %' if total else '-')}</td>"
+                    f"<td>{covered:.0f} of {total:.0f}</td><td><details><summary>{len(per_file.get(name, []))} files"
+                    f"</summary><ul>{items}</ul></details></td></tr>")
+    return (f"<p>Lines of each folder (its own files) run by the fuzz corpora and regressions; "
+            f"{link(out, 'coverage/index.html', 'the llvm-cov report')}, "
+            "each file linked to its page there, lowest first.</p>"
+            f"<table id='coverage'><tr><th>folder</th><th>lines</th><th></th><th>files</th></tr>{''.join(rows)}</table>")
+
+
+def fuzzing(out):
+    path = os.path.join(out, "fuzz", "summary.tsv")
+    if not os.path.exists(path):
+        return missing("fuzzing", path)
+    rows = []
+    for n, target, execs, rate, before, after, new, crashes in tsv(path, 7):
+        rows.append((target, *(number(path, n, x) for x in (execs, rate, before, after, new, crashes))))
+    top = max([r[2] for r in rows] + [1])
+    most = max([r[4] for r in rows] + [1])
+    body = "".join(
+        f"<tr class='target' data-target='{esc(t)}'><td>{esc(t)}</td><td>{execs:,.0f}</td>"
+        f"<td>{bar(rate / top, label=f'{rate:,.0f}')}</td>"
+        f"<td>{bar(after / most, color='#1f77b4', label=f'{before:,.0f} -> {after:,.0f} (+{new:,.0f})')}</td>"
+        f"<td class='{'FAIL' if crashes else 'ok'}'>{crashes:,.0f}</td></tr>"
+        for t, execs, rate, before, after, new, crashes in rows)
+    return ("<table id='fuzzing'><tr><th>target</th><th>execs</th><th>exec/s (all jobs)</th>"
+            f"<th>corpus before -> after (new inputs)</th><th>crashes</th></tr>{body}</table>")
+
+
+def mutation(out):
+    path = os.path.join(out, "mutate-campaign", "score.json")
+    if not os.path.exists(path):
+        return missing("mutation", path)
+    s = read_json(path)
+    ops = s.get("per_operator") if isinstance(s, dict) else None
+    if not isinstance(ops, dict) or not all(isinstance(v, dict) and isinstance(v.get("killed"), int)
+                                            and isinstance(v.get("counted"), int) and 0 <= v["killed"] <= v["counted"]
+                                            for v in ops.values()):
+        raise BadInput(path, "per_operator: expected {operator: {killed, counted}} with 0 <= killed <= counted")
+    body = "".join(
+        f"<tr class='operator' data-operator='{esc(op)}' data-killed='{v['killed']}' data-counted='{v['counted']}'>"
+        f"<td>{esc(op)}</td><td>{bar(v['killed'] / v['counted'] if v['counted'] else 0, label=score_label(v))}</td></tr>"
+        for op, v in ops.items())
+    total = f"{s.get('killed', '?')} of {s.get('counted', '?')} killed" if isinstance(s, dict) else ""
+    return (f"<p id='mutation-total'>{esc(total)} ({link(out, 'mutate-campaign/report.md', 'each survivor and its diff')})</p>"
+            f"<table id='mutation'><tr><th>operator</th><th>killed</th></tr>{body}</table>")
+
+
+def score_label(v):
+    return f"{v['killed']} of {v['counted']}"
+
+
+def benchmarks(out):
+    path = os.path.join(out, "bench-history", "history.jsonl")
+    if not os.path.exists(path):
+        return missing("benchmarks", path)
+    records = bh.load(path)
+    charts = "".join(f"<div class='bench'><h3>{esc(name)}</h3>{bench_report.svg_chart(records, name, bh.changes(records, name))}</div>"
+                     for name in bh.all_names(records))
+    return (f"<p>{len(records)} points; time / floor (median, IQR) and instructions per operation; change points "
+            f"dashed red ({link(out, 'bench-history/index.html', 'the history on its own page')}).</p>{charts}")
+
+
+SECTIONS = (("steps", "Steps", steps), ("matrix", "The hypothesis matrix", matrix), ("coverage", "Coverage of core/", coverage),
+            ("fuzzing", "Fuzzing", fuzzing), ("mutation", "Mutation score per operator (the sample)", mutation),
+            ("benchmarks", "Benchmark history", benchmarks))
+
+
+def page(out, title):
+    """The page's text; each section drawn from its file, or a line saying why not."""
+    parts = ["<!DOCTYPE html>", f"<html><head><meta charset='utf-8'><title>{esc(title)}</title><style>{STYLE}</style></head><body>",
+             f"<h1>{esc(title)}</h1>", "<p>" + " · ".join(f"<a href='#{key}'>{esc(name)}</a>" for key, name, _ in SECTIONS) + "</p>"]
+    for key, name, draw in SECTIONS:
+        try:
+            body = draw(out)
+        except (BadInput, OSError) as e:
+            body = missing(key, getattr(e, "where", None) or getattr(e, "filename", "?"), getattr(e, "what", None) or e.strerror)
+        parts.append(f"<section id='{key}'><h2>{esc(name)}</h2>{body}</section>")
+    parts.append("</body></html>")
+    return "\n".join(parts)
+
+
+def write(out, title):
+    """Writes out/report.html (whole or not at all); returns its path."""
+    path = os.path.join(out, "report.html")
+    write_atomic(path, page(out, title))
+    return path

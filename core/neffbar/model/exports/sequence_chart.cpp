@@ -66,15 +66,21 @@ function drawChart(D, svg, open) {
     el('line', {class: 'arrow', 'data-from': a, 'data-to': b, x1: x[D.entries[a].proc], y1: y(a),
                 x2: x[D.entries[b].proc], y2: y(b), 'marker-end': 'url(#head)'}, svg);
   });
+  // Each step's instruction in a column right of the lifelines: a still picture (the
+  // docs' figure) has no hover titles.
+  let widest = 0;
   D.entries.forEach((e, k) => {
     const v = k === D.violating;
     const m = el('g', {class: v ? 'mark violating' : 'mark', 'data-entry': k, 'data-proc': e.proc, 'data-step': e.step, 'data-round': e.round}, svg);
+    const said = e.text + (e.change ? '   ' + e.change : '');
     el('text', {x: 8, y: y(k) + 4, class: 'row'}, m, e.step);
     el('circle', {cx: x[e.proc], cy: y(k), r: v ? 7 : 4}, m);
-    el('title', {}, m, e.step + '. ' + e.text + (e.change ? '   ' + e.change : ''));
+    el('title', {}, m, e.step + '. ' + said);
+    el('text', {x: right + 16, y: y(k) + 4, class: v ? 'step violating' : 'step'}, m, said);
+    widest = Math.max(widest, said.length);
     if (v) el('text', {x: x[e.proc] + 12, y: y(k) + 4, class: 'violating-label'}, m, D.kind + ' (the sentence above)');
   });
-  svg.setAttribute('width', right + 480);
+  svg.setAttribute('width', right + 32 + 7 * widest);
   svg.setAttribute('height', bottom + 24);
 }
 // The words of the address's fragment after `prefix` ('#unfold=' takes 'c3,proxy'); a
@@ -112,6 +118,8 @@ text.involved { font-weight: 700; }
 .mark.violating circle { fill: #dc2626; }
 .violating-label { fill: #b91c1c; font-weight: 700; }
 .row { fill: #6b7280; }
+text.step { fill: #374151; }
+text.step.violating { fill: #b91c1c; font-weight: 700; }
 line.arrow { stroke: #2563eb; stroke-width: 1.2; }
 )CSS";
 

@@ -32,6 +32,8 @@ called, and with no PYTHONDONTWRITEBYTECODE:
   option, print a usage error on two lines, on stdout or without the option, leave a
   __pycache__ behind, or import a sibling without their sys.path line are each caught.
 Prints ok/FAIL per check and "scripts self-test: passed" at the end; exit 1 on a FAIL.
+--only NAME,... runs those tests alone (ctest campaign_page_self_test: the campaign's
+pages in seconds, the first test scripts/mutate runs on their mutants).
 """
 import ast
 import json
@@ -1150,25 +1152,35 @@ def test_broken_pipe(check, tmp):
           f"a broken pipe on stdout: one line naming stdout, exit 2: {p.returncode} {p.stderr.strip()[-100:]!r}")
 
 
-def main():
+def main(only=None):
     check = Checks()
     with tempfile.TemporaryDirectory() as tmp:
-        for name, test in (("scripts", test_scripts), ("logged", test_run_logged), ("run", test_run),
-                           ("campaign", test_campaign),
-                           ("campaign-page", test_campaign_page), ("teeth", test_teeth), ("fuzz_speed", test_fuzz_speed),
-                           ("common", test_common_sh), ("conventions", test_convention_teeth), ("wrapper", test_exit_wrapper),
-                           ("pipe", test_broken_pipe), ("run-failures", test_run_failures), ("bench", test_bench_script),
-                           ("test", test_test_script), ("deps", test_deps), ("props", test_props),
-                           ("make-corpus", test_make_corpus), ("spin-compare", test_spin_compare), ("coverage", test_coverage),
-                           ("fuzz-usage", test_fuzz_usage), ("fuzz-reproduce", test_fuzz_reproduce),
-                           ("fuzz-campaign", test_fuzz_campaign), ("fuzz-speed", test_fuzz_speed_mode),
-                           ("check-workflows", test_check_workflows_exits)):
+        for name, test in TESTS:
+            if only and name not in only:
+                continue
             os.makedirs(os.path.join(tmp, name))
             test(check, os.path.join(tmp, name))
     print("scripts self-test: " + ("FAILED: " + "; ".join(check.failures) if check.failures else "passed"))
     return 1 if check.failures else 0
 
 
+TESTS = (
+    ("scripts", test_scripts), ("logged", test_run_logged), ("run", test_run), ("campaign", test_campaign),
+    ("campaign-page", test_campaign_page), ("teeth", test_teeth), ("fuzz_speed", test_fuzz_speed),
+    ("common", test_common_sh), ("conventions", test_convention_teeth), ("wrapper", test_exit_wrapper),
+    ("pipe", test_broken_pipe), ("run-failures", test_run_failures), ("bench", test_bench_script),
+    ("test", test_test_script), ("deps", test_deps), ("props", test_props), ("make-corpus", test_make_corpus),
+    ("spin-compare", test_spin_compare), ("coverage", test_coverage), ("fuzz-usage", test_fuzz_usage),
+    ("fuzz-reproduce", test_fuzz_reproduce), ("fuzz-campaign", test_fuzz_campaign),
+    ("fuzz-speed", test_fuzz_speed_mode), ("check-workflows", test_check_workflows_exits))
+
+
 if __name__ == "__main__":
-    Parser("scripts_selftest.py", __doc__).parse_args()
-    sys.exit(main())
+    p = Parser("scripts_selftest.py", __doc__)
+    p.add_argument("--only", metavar="NAME,...", help="only these tests (a quick ctest of one script's part; "
+                   "names: " + ", ".join(n for n, _ in TESTS) + ")")
+    a = p.parse_args()
+    only = set(a.only.split(",")) if a.only is not None else None
+    if only is not None and (not only or only - {n for n, _ in TESTS}):
+        p.error(f"--only: unknown test {', '.join(sorted(only - {n for n, _ in TESTS})) or repr(a.only)}")
+    sys.exit(main(only))

@@ -138,11 +138,13 @@ def write_atomic(path, data):
         os.umask(umask)
         os.chmod(tmp, 0o666 & ~umask)  # mkstemp makes it 0600; the file it replaces was not
         os.replace(tmp, path)
-    except BaseException:
+    except BaseException as e:
         try:
             os.unlink(tmp)
         except OSError:
             pass
+        if isinstance(e, OSError):  # named by the file asked for, not the temporary
+            raise OSError(e.errno, e.strerror, path) from None
         raise
 
 

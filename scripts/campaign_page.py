@@ -15,6 +15,7 @@ leaves its section naming the file and what is wrong.  No network: inline SVG an
 from collections import Counter
 import html
 import os
+import re
 import sys
 from urllib.parse import quote
 
@@ -31,7 +32,18 @@ STYLE = ("body{font-family:sans-serif;margin:20px;max-width:1100px} h2{margin-to
 
 
 def esc(x):
-    return html.escape(str(x))
+    """x as HTML text; bytes a path could not decode (surrogates) shown as \\udcXX."""
+    return html.escape(str(x).encode("utf-8", "backslashreplace").decode("utf-8"))
+
+
+def href(rel):
+    return esc(quote(rel, errors="surrogateescape"))
+
+
+def present(path):
+    """The file is there to read (a broken symlink or a loop is, and fails when read:
+    its section then names the error, not "missing")."""
+    return os.path.lexists(path)
 
 
 def missing(section, path, why=None):
@@ -41,28 +53,34 @@ def missing(section, path, why=None):
 
 
 def link(out, rel, text):
-    """A link to out/rel when it exists, else the text alone (no link to nothing)."""
-    return f"<a href='{esc(quote(rel))}'>{esc(text)}</a>" if os.path.exists(os.path.join(out, rel)) else esc(text)
+    """A link to out/rel when it is a file, else the text alone (no link to nothing)."""
+    return f"<a href='{href(rel)}'>{esc(text)}</a>" if os.path.isfile(os.path.join(out, rel)) else esc(text)
 
 
 def tsv(path, columns, header=True):
     """The rows of a tab-separated file (its header line skipped), each of `columns`
-    fields; a row is [line number, field...]."""
+    fields (the last keeps any further tab: a step's detail may hold one); a row is
+    [line number, field...]."""
     lines = read_text(path).rstrip("\n").split("\n")
     rows = []
     for n, line in enumerate(lines[1:] if header else lines, 2 if header else 1):
-        cells = line.split("\t")
+        cells = line.rstrip("\r").split("\t", columns - 1)
         if len(cells) != columns:
             raise BadInput(path, f"line {n}: expected {columns} tab-separated fields, got {len(cells)}")
         rows.append([n] + cells)
     return rows
 
 
-def number(path, n, text):
-    try:
-        return float(text)
-    except ValueError:
-        raise BadInput(path, f"line {n}: expected a number, got {text!r}") from None
+COUNT, RATE, SIGNED = re.compile(r"[0-9]+"), re.compile(r"[0-9]+(\.[0-9]+)?"), re.compile(r"-?[0-9]+")
+
+
+def number(path, n, text, form=COUNT):
+    """A field as a number, if it is spelled as `form` wants (a count by default): no
+    nan, inf, exponent, "_" or sign that float() would take."""
+    if not form.fullmatch(text.strip()):
+        what = {COUNT: "a count", RATE: "a rate (digits, a decimal point)", SIGNED: "a whole number"}[form]
+        raise BadInput(path, f"line {n}: expected {what}, got {text!r}")
+    return float(text)
 
 
 def bar(fraction, width=160, color=GOOD, label=""):
@@ -77,7 +95,7 @@ def bar(fraction, width=160, color=GOOD, label=""):
 # ------------------------------------------------------------------------ sections --
 def steps(out):
     path = os.path.join(out, "steps.tsv")
-    if not os.path.exists(path):
+    if not present(path):
         return missing("steps", path)
     rows = tsv(path, 3)
     body = "".join(f"<tr class='step'><td>{esc(a)}</td><td class='{esc(b)}'>{esc(b)}</td><td>{esc(c)}</td></tr>"
@@ -88,7 +106,7 @@ def steps(out):
 def matrix(out):
     import campaign  # the summary's own reading (campaign imports this module first)
     path = os.path.join(out, "hypotheses.json")
-    if not os.path.exists(path):
+    if not present(path):
         return missing("matrix", path)
     rows = campaign.matrix_rows(path)
     count = Counter((r["lowering"], r["verdict"]) for r in rows)
@@ -97,12 +115,13 @@ def matrix(out):
                     + "</tr>" for low in sorted({low for low, _ in count}))
     parts = [f"<p id='matrix-counts'>{esc(campaign.matrix_summary(rows)[0])}</p>",
              "<table id='matrix'><tr><th>lowering</th>" + "".join(f"<th>{esc(v)}</th>" for v in verdicts) + f"</tr>{table}</table>"]
-    if os.path.exists(os.path.join(out, "hypotheses.html")):
+    if os.path.isfile(os.path.join(out, "hypotheses.html")):
         parts.append("<p>Each cell is a scenario; a failing cell opens its shortest counterexample as a sequence chart "
                      f"({link(out, 'hypotheses.html', 'the grid on its own page')}).</p>"
                      "<iframe id='matrix-grid' src='hypotheses.html' title='the hypothesis matrix'></iframe>")
     else:
-        parts.append(missing("matrix-grid", os.path.join(out, "hypotheses.html")))
+        grid = os.path.join(out, "hypotheses.html")
+        parts.append(missing("matrix-grid", grid, "not a file" if present(grid) else None))
     return "".join(parts)
 
 
@@ -112,7 +131,7 @@ def coverage_pages(folder):
     pages, root = {}, os.path.join(folder, "coverage")
     for top, _, names in os.walk(root):
         for name in names:
-            if name.endswith(".html"):
+            if name.endswith(".html") and os.path.isfile(os.path.join(top, name)):
                 rel = os.path.relpath(os.path.join(top, name), os.path.dirname(folder))
                 path = os.path.normpath(os.path.join(top, name)).replace(os.sep, "/")
                 at = path.rfind("/core/")
@@ -121,15 +140,23 @@ def coverage_pages(folder):
     return pages
 
 
+def covered_of(path, n, covered, total):
+    """(covered, total) lines, counts with covered <= total."""
+    c, t = number(path, n, covered), number(path, n, total)
+    if c > t:
+        raise BadInput(path, f"line {n}: {covered} lines covered of {total}")
+    return c, t
+
+
 def coverage(out):
     folder = os.path.join(out, "coverage")
     folders, files = os.path.join(folder, "folders.txt"), os.path.join(folder, "files.tsv")
     for p in (folders, files):
-        if not os.path.exists(p):
+        if not present(p):
             return missing("coverage", p)
     per_file = {}
     for n, f, covered, total in tsv(files, 3, header=False):
-        c, t = number(files, n, covered), number(files, n, total)
+        c, t = covered_of(files, n, covered, total)
         per_file.setdefault(os.path.dirname(f), []).append((f, c, t))
     pages = coverage_pages(folder)
     rows = []
@@ -138,10 +165,10 @@ def coverage(out):
         f = line.split()
         if len(f) != 7 or f[1] != "%" or f[3] != "of" or f[5] != "lines":
             raise BadInput(folders, f"line {n}: expected 'P % C of T lines FOLDER', got {line.strip()!r}")
-        covered, total, name = number(folders, n, f[2]), number(folders, n, f[4]), f[6]
+        (covered, total), name = covered_of(folders, n, f[2], f[4]), f[6]
         items = "".join(
             f"<li class='file'>{bar(c / t if t else 0, 80, GOOD if c == t else '#b8860b', f'{100 * c / t:.1f} %' if t else '-')} "
-            + (f"<a href='{esc(quote(pages[p]))}'>{esc(p)}</a>" if p in pages else esc(p))
+            + (f"<a href='{href(pages[p])}'>{esc(p)}</a>" if p in pages else esc(p))
             + f" ({c:.0f} of {t:.0f})</li>"
             for p, c, t in sorted(per_file.get(name, []), key=lambda x: x[1] / x[2] if x[2] else 1))
         rows.append(f"<tr class='folder' data-folder='{esc(name)}'><td>{esc(name)}</td>"
@@ -156,17 +183,18 @@ def coverage(out):
 
 def fuzzing(out):
     path = os.path.join(out, "fuzz", "summary.tsv")
-    if not os.path.exists(path):
+    if not present(path):
         return missing("fuzzing", path)
     rows = []
     for n, target, execs, rate, before, after, new, crashes in tsv(path, 7):
-        rows.append((target, *(number(path, n, x) for x in (execs, rate, before, after, new, crashes))))
+        rows.append((target, number(path, n, execs), number(path, n, rate, RATE), number(path, n, before),
+                     number(path, n, after), number(path, n, new, SIGNED), number(path, n, crashes)))
     top = max([r[2] for r in rows] + [1])
     most = max([r[4] for r in rows] + [1])
     body = "".join(
         f"<tr class='target' data-target='{esc(t)}'><td>{esc(t)}</td><td>{execs:,.0f}</td>"
         f"<td>{bar(rate / top, label=f'{rate:,.0f}')}</td>"
-        f"<td>{bar(after / most, color='#1f77b4', label=f'{before:,.0f} -> {after:,.0f} (+{new:,.0f})')}</td>"
+        f"<td>{bar(after / most, color='#1f77b4', label=f'{before:,.0f} -> {after:,.0f} ({new:+,.0f})')}</td>"
         f"<td class='{'FAIL' if crashes else 'ok'}'>{crashes:,.0f}</td></tr>"
         for t, execs, rate, before, after, new, crashes in rows)
     return ("<table id='fuzzing'><tr><th>target</th><th>execs</th><th>exec/s (all jobs)</th>"
@@ -175,21 +203,29 @@ def fuzzing(out):
 
 def mutation(out):
     path = os.path.join(out, "mutate-campaign", "score.json")
-    if not os.path.exists(path):
+    if not present(path):
         return missing("mutation", path)
     s = read_json(path)
-    ops = s.get("per_operator") if isinstance(s, dict) else None
-    if not isinstance(ops, dict) or not all(isinstance(v, dict) and isinstance(v.get("killed"), int)
-                                            and isinstance(v.get("counted"), int) and 0 <= v["killed"] <= v["counted"]
-                                            for v in ops.values()):
+    if not tally(s):
+        raise BadInput(path, "expected {killed, counted, per_operator} with 0 <= killed <= counted (whole numbers)")
+    ops = s.get("per_operator")
+    if not isinstance(ops, dict) or not all(tally(v) for v in ops.values()):
         raise BadInput(path, "per_operator: expected {operator: {killed, counted}} with 0 <= killed <= counted")
+    if not ops:
+        return f"<p class='missing' data-section='mutation'>{esc(path)}: no mutant scored</p>"
     body = "".join(
         f"<tr class='operator' data-operator='{esc(op)}' data-killed='{v['killed']}' data-counted='{v['counted']}'>"
         f"<td>{esc(op)}</td><td>{bar(v['killed'] / v['counted'] if v['counted'] else 0, label=score_label(v))}</td></tr>"
         for op, v in ops.items())
-    total = f"{s.get('killed', '?')} of {s.get('counted', '?')} killed" if isinstance(s, dict) else ""
+    total = f"{s['killed']} of {s['counted']} killed"
     return (f"<p id='mutation-total'>{esc(total)} ({link(out, 'mutate-campaign/report.md', 'each survivor and its diff')})</p>"
             f"<table id='mutation'><tr><th>operator</th><th>killed</th></tr>{body}</table>")
+
+
+def tally(v):
+    """v is {killed, counted, ...}: whole numbers (not booleans), 0 <= killed <= counted."""
+    return (isinstance(v, dict) and all(type(v.get(k)) is int for k in ("killed", "counted"))
+            and 0 <= v["killed"] <= v["counted"])
 
 
 def score_label(v):
@@ -198,9 +234,12 @@ def score_label(v):
 
 def benchmarks(out):
     path = os.path.join(out, "bench-history", "history.jsonl")
-    if not os.path.exists(path):
+    if not present(path):
         return missing("benchmarks", path)
+    open(path, "rb").close()  # a loop or a dead link is named (load() takes it for no history)
     records = bh.load(path)
+    if not records:
+        return f"<p class='missing' data-section='benchmarks'>{esc(path)}: no records</p>"
     charts = "".join(f"<div class='bench'><h3>{esc(name)}</h3>{bench_report.svg_chart(records, name, bh.changes(records, name))}</div>"
                      for name in bh.all_names(records))
     return (f"<p>{len(records)} points; time / floor (median, IQR) and instructions per operation; change points "
@@ -220,7 +259,10 @@ def page(out, title):
         try:
             body = draw(out)
         except (BadInput, OSError) as e:
-            body = missing(key, getattr(e, "where", None) or getattr(e, "filename", "?"), getattr(e, "what", None) or e.strerror)
+            if isinstance(e, BadInput):
+                body = missing(key, e.where, e.what)
+            else:  # as bench_io.run says an OSError: its file, its reason in lower case
+                body = missing(key, e.filename or "?", (e.strerror or str(e)).lower())
         parts.append(f"<section id='{key}'><h2>{esc(name)}</h2>{body}</section>")
     parts.append("</body></html>")
     return "\n".join(parts)

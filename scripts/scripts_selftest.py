@@ -395,7 +395,7 @@ def test_campaign_page(check, tmp):
     check(text.count("class=\"chart\"") == len(bench_selftest_names()) and "time +" in text,
           "page: a benchmark chart per benchmark of the history, its change point marked")
     os.remove(os.path.join(out, "fuzz", "summary.tsv"))
-    write(os.path.join(out, "mutate-campaign", "score.json"), '{"per_operator": {"ror": {"killed": 5, "counted": 4}}}')
+    write(os.path.join(out, "mutate-campaign", "score.json"), '{"killed": 1, "counted": 2, "per_operator": {"ror": {"killed": 5, "counted": 4}}}')
     write(os.path.join(out, "coverage", "files.tsv"), "core/cli/a.cpp\t30\n")
     rc, _, err, text = page()
     check(rc == 0 and "fuzz/summary.tsv is missing" in text and "score.json: per_operator: expected" in text
@@ -406,6 +406,34 @@ def test_campaign_page(check, tmp):
                        capture_output=True, text=True)
     check(p.returncode == 2 and "steps.tsv: not a folder" in p.stderr and p.stderr.count("\n") == 1,
           f"page: a DIR that is not a folder is exit 2: {p.returncode} {p.stderr!r}")
+    # Hostile values: a tab in a step's detail is kept; nan, inf, signs and exponents are
+    # not numbers here; booleans are not counts; a loop is not "missing"; a dead link and a
+    # folder where a page should be are not linked.
+    write(os.path.join(out, "steps.tsv"), "step\tresult\tdetail\nmutation\tFAIL\tmake: *** [x]\tError 2\n")
+    write(os.path.join(out, "fuzz", "summary.tsv"), "target\texecs\texec_per_s_all_jobs\tcorpus_before\tcorpus_after\t"
+                                                   "new_inputs\tcrashes\na\t1\tnan\t1\t2\t1\t0\n")
+    write(os.path.join(out, "coverage", "files.tsv"), "core/cli/a.cpp\t3e1\t30\n")
+    write(os.path.join(out, "mutate-campaign", "score.json"), '{"killed": true, "counted": true, "per_operator": {}}')
+    os.remove(os.path.join(out, "hypotheses.html"))
+    os.makedirs(os.path.join(out, "hypotheses.html"))
+    os.remove(os.path.join(out, "bench-history", "history.jsonl"))
+    os.symlink("history.jsonl", os.path.join(out, "bench-history", "history.jsonl"))
+    rc, _, err, text = page()
+    check(rc == 0 and "<td>make: *** [x]\tError 2</td>" in text and "line 2: expected a rate (digits, a decimal point), got &#x27;nan&#x27;" in text
+          and "files.tsv: line 1: expected a count, got &#x27;3e1&#x27;" in text and "score.json: expected {killed, counted" in text
+          and "history.jsonl: too many levels of symbolic links" in text and "<iframe" not in text
+          and "hypotheses.html: not a file" in text
+          and "href='hypotheses.html'" not in text, f"page: hostile values each named, nothing drawn from them: exit {rc} {err!r}")
+    p = subprocess.run([sys.executable, os.path.join(HERE, "campaign.py"), "page", out, "--title", b"run \xff"],
+                       capture_output=True, text=True)
+    check(p.returncode == 0 and "<h1>run \\udcff</h1>" in read(os.path.join(out, "report.html")),
+          f"page: a title (or path) that is not UTF-8 is shown escaped, the page written: {p.returncode} {p.stderr[-200:]!r}")
+    os.remove(os.path.join(out, "report.html"))
+    os.makedirs(os.path.join(out, "report.html"))
+    p = subprocess.run([sys.executable, os.path.join(HERE, "campaign.py"), "page", out], capture_output=True, text=True)
+    rc, err = p.returncode, p.stderr
+    check(rc == 2 and err.endswith("report.html: is a directory\n") and ".tmp" not in err,
+          f"page: a report.html that cannot be replaced is exit 2, named (not its temporary): {rc} {err!r}")
 
 
 def bench_selftest_names():

@@ -1,14 +1,14 @@
 """out/report.html: the campaign (scripts/run) as one page, drawn from the files the
 Markdown summary and the steps write, each read here and nowhere recomputed:
 
-  steps.tsv                      the summary's step table (step, result, detail)
-  hypotheses.json, .html         the matrix's verdict counts (campaign.matrix_summary),
-                                 its grid embedded (neffbar hypotheses --html)
-  coverage/folders.txt,          line coverage per folder and per file (scripts/coverage),
-  coverage/files.tsv             each file linked to its page of the llvm-cov report
-  fuzz/summary.tsv               execs, exec/s and corpus growth per target (scripts/fuzz)
-  mutate-campaign/score.json     the mutation score per operator (scripts/mutate)
-  bench-history/history.jsonl    a chart per benchmark (bench_report.svg_chart)
+  out/steps.tsv                      the summary's step table (step, result, detail)
+  out/hypotheses.json, .html         the matrix's verdict counts (campaign.matrix_summary),
+                                     its grid embedded (neffbar hypotheses --html)
+  out/coverage/folders.txt,          line coverage per folder and per file (scripts/coverage),
+  out/coverage/files.tsv             each file linked to its page of the llvm-cov report
+  out/fuzz/summary.tsv               execs, exec/s and corpus growth per target (scripts/fuzz)
+  out/mutate-campaign/score.json     the mutation score per operator (scripts/mutate)
+  out/bench-history/history.jsonl    a chart per benchmark (bench_report.svg_chart)
 
 A file a step did not write leaves its section saying so; a file that cannot be read
 leaves its section naming the file and what is wrong.  No network: inline SVG and CSS."""

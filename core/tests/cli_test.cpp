@@ -366,6 +366,9 @@ TEST_F(Cli, CheckWritesTheCounterexampleAsAPage) {
   const Outcome same = run("check --chips 2 --leaders 2 --html '" + page.string() + "' -o '" + page.string() + "'");
   EXPECT_EQ(same.exit_code, 2) << "the page and the text in one file: one would replace the other";
   EXPECT_NE(same.err.find("--html"), std::string::npos) << same.err;
+  const std::string fresh = (dir_ / "not-yet.html").string();  // the same name, before either file exists
+  EXPECT_EQ(run("check --chips 2 --leaders 2 --html '" + fresh + "' -o '" + fresh + "'").exit_code, 2);
+  EXPECT_FALSE(fs::exists(fresh));
   // Under --guarantee declared the global finding is shown, not as a failure.
   EXPECT_EQ(run("check --chips 2 --leaders 2 --host-cc --guarantee declared --html '" + page.string() + "'").exit_code, 0);
   EXPECT_NE(slurp(page).find("finding (not a failure under --guarantee declared), GLOBAL_UNSAFE: "), std::string::npos);
@@ -445,6 +448,19 @@ TEST_F(Cli, CheckConfigsAndHypotheses) {
   EXPECT_EQ(h.exit_code, 0) << h.err;
   EXPECT_NE(h.out.find("| 2x2 switch | on | 2 | gt |"), std::string::npos);
   EXPECT_NE(h.out.find("## Shortest counterexample per failing combination"), std::string::npos);
+}
+
+// hypotheses --full --html: the full-scale table's grid, titled as such, its cells linking
+// nowhere (its rows keep no counterexample: thousands of them).
+TEST_F(Cli, HypothesesFullHtmlIsTheFullTableWithoutLinks) {
+  const fs::path page = dir_ / "full.html", md = dir_ / "full.md";
+  const Outcome r = run("hypotheses --full -o '" + md.string() + "' --html '" + page.string() + "'");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const std::string html = slurp(page);
+  EXPECT_NE(html.find("<title>neffbar full-scale table: "), std::string::npos) << html.substr(0, 300);
+  EXPECT_EQ(html.find("href=\"#cell="), std::string::npos) << "a cell links to a chart the rows do not keep";
+  EXPECT_NE(html.find("data-cell=\"9000\""), std::string::npos) << "every scenario a cell";
+  EXPECT_NE(slurp(md).find("## Where each lowering is a global barrier (1 round, exact)"), std::string::npos);
 }
 
 TEST_F(Cli, EncodeRefusesATerminal) {

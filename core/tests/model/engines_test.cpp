@@ -522,6 +522,24 @@ TEST(Matrix, RowsSayWhetherTheGlobalPropertyHolds) {
   EXPECT_EQ(holds.cex_steps, 0u);
 }
 
+// A row keeps its system and counterexample (for the grid's charts) only when asked:
+// the matrix's thousands of rows would otherwise hold every one.
+TEST(Matrix, ARowKeepsItsCounterexampleOnlyWhenAsked) {
+  Scenario s;
+  s.topo = Topology{2, 2, Fabric::Default, true, 1, Wiring::PerPeer, Lowering::Table};
+  const MatrixRow plain = *matrix_row(s);
+  ASSERT_NE(plain.verdict, Verdict::Ok);
+  EXPECT_FALSE(plain.cex.has_value());
+  EXPECT_EQ(plain.system, nullptr);
+  const MatrixRow kept = *matrix_row(s, true);
+  ASSERT_TRUE(kept.cex.has_value());
+  ASSERT_NE(kept.system, nullptr);
+  EXPECT_EQ(kept.cex->trace.size(), plain.cex_steps);
+  MatrixOptions o;
+  o.small = true;
+  for (const MatrixRow& r : run_matrix(o)) ASSERT_FALSE(r.cex.has_value() || r.system) << "kept without being asked";
+}
+
 // The small matrix: one row per scenario, in the scenarios' order, and progress after
 // each row as (rows done, rows in all), ending at (768, 768).
 TEST(Matrix, RunsEveryScenarioInOrderAndReportsProgressAfterEachRow) {

@@ -4,14 +4,19 @@
 // What Chromium draws from it: core/tests/chart_in_chromium.py.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <map>
 #include <regex>
 #include <set>
+#include <sstream>
 #include <string>
 #include <vector>
 
 #include <nlohmann/json.hpp>
 
+#include "neffbar/model/exports/sequence_chart.h"
 #include "neffbar/model/scenarios/matrix.h"
+#include "neffbar/model/scenarios/scenario.h"
 #include "neffbar/report/matrix_page.h"
 
 namespace neffbar::report {
@@ -83,6 +88,84 @@ TEST(MatrixPage, NamesCannotBreakOutOfThePage) {
   const std::string page = matrix_html(rows, "<script>x</script>");
   EXPECT_EQ(page.find("<script>x"), std::string::npos);
   EXPECT_NE(page.find("&lt;script&gt;x"), std::string::npos);
+}
+
+std::vector<std::string> words(const std::string& key) {
+  std::vector<std::string> out;
+  std::istringstream in(key);
+  for (std::string w; in >> w;) out.push_back(w);
+  return out;
+}
+
+// The grid of the whole small matrix: the legend counts each verdict; each column
+// dimension's header row merges the columns whose values agree up to it and spans
+// every column; each body row opens with its row's values and holds a cell (or an
+// empty one) per column; a cell's hover text says its scenario, verdict, global
+// property and the round it broke in.
+TEST(MatrixPage, HeadersLegendAndRowsDescribeEveryColumnAndRow) {
+  MatrixOptions o;
+  o.small = true;
+  const std::vector<MatrixRow> rows = run_matrix(o);
+  const std::string page = matrix_html(rows, "t");
+  std::map<Verdict, std::size_t> counts;
+  std::vector<std::vector<std::string>> columns;
+  for (const MatrixRow& r : rows) {
+    ++counts[r.verdict];
+    if (std::find(columns.begin(), columns.end(), words(grid_column_key(r))) == columns.end()) {
+      columns.push_back(words(grid_column_key(r)));
+    }
+  }
+  ASSERT_GT(counts.size(), 2u);
+  for (const auto& [v, n] : counts) {
+    const std::string name(verdict_name(v));
+    EXPECT_NE(page.find("<span class=\"key v-" + name + "\">" + name + "</span> " + std::to_string(n)), std::string::npos) << name;
+  }
+  const std::string head = page.substr(page.find("<thead>"), page.find("</thead>") - page.find("<thead>"));
+  const std::regex span("<th colspan=\"([0-9]+)\">([^<]*)</th>");
+  std::size_t at = 0;
+  for (std::size_t d = 0; d < columns[0].size(); ++d) {
+    at = head.find("<tr><th class=\"dim\" colspan=\"4\">", at);
+    ASSERT_NE(at, std::string::npos) << "no header row for dimension " << d;
+    const std::string row = head.substr(at, head.find("</tr>", at) - at);
+    ++at;
+    std::vector<std::pair<std::size_t, std::string>> want, got;
+    for (std::size_t c = 0; c < columns.size();) {
+      std::size_t e = c + 1;
+      while (e < columns.size() && std::equal(columns[c].begin(), columns[c].begin() + d + 1, columns[e].begin())) ++e;
+      want.emplace_back(e - c, columns[c][d]);
+      c = e;
+    }
+    for (auto it = std::sregex_iterator(row.begin(), row.end(), span); it != std::sregex_iterator(); ++it) {
+      got.emplace_back(std::stoul((*it)[1]), (*it)[2]);
+    }
+    EXPECT_EQ(got, want) << "dimension " << d;
+  }
+  EXPECT_NE(head.find("<th class=\"dim\">topology</th><th class=\"dim\">host-CC</th><th class=\"dim\">rounds</th>"
+                      "<th class=\"dim\">lowering</th><th colspan=\"" + std::to_string(columns.size()) + "\"></th></tr>"),
+            std::string::npos);
+  const std::string body = page.substr(page.find("<tbody>"));
+  std::set<std::string> row_keys;
+  for (const MatrixRow& r : rows) row_keys.insert(grid_row_key(r));
+  std::size_t body_rows = 0;
+  const std::regex th("<th>([^<]*)</th>");
+  for (std::size_t p = body.find("<tr>"); p != std::string::npos; p = body.find("<tr>", p + 1)) {
+    const std::string row = body.substr(p, body.find("</tr>", p) - p);
+    std::string key;
+    for (auto it = std::sregex_iterator(row.begin(), row.end(), th); it != std::sregex_iterator(); ++it) {
+      key += (key.empty() ? "" : " ") + (*it)[1].str();
+    }
+    EXPECT_TRUE(row_keys.count(key)) << key;
+    std::size_t cells = 0;
+    for (std::size_t q = row.find("<td"); q != std::string::npos; q = row.find("<td", q + 1)) ++cells;
+    EXPECT_EQ(cells, columns.size()) << key;
+    ++body_rows;
+  }
+  EXPECT_EQ(body_rows, row_keys.size());
+  const MatrixRow& failed = *std::find_if(rows.begin(), rows.end(), [](const MatrixRow& r) { return r.broke_in_round > 0; });
+  const std::string tip = scenario_title(failed.topo, failed.hyp) + ": " + std::string(verdict_name(failed.verdict)) +
+                          ", global property " + std::string(global_status_name(failed.global)) + ", broke in round " +
+                          std::to_string(failed.broke_in_round);
+  EXPECT_NE(page.find("title=\"" + html_escaped(tip)), std::string::npos) << tip;
 }
 
 TEST(MatrixPage, VerdictMarksAreDistinctAndOkHasNone) {

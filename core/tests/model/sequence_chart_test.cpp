@@ -3,6 +3,8 @@
 // out of.  What Chromium draws from it: core/tests/chart_in_chromium.py.
 #include <gtest/gtest.h>
 
+#include <nlohmann/json.hpp>
+
 #include "hand_made.h"
 
 #include <string>
@@ -104,6 +106,13 @@ TEST(SequenceChart, NoNameCanEndTheScriptOrTheMarkup) {
   std::size_t closes = 0;
   for (std::size_t at_ = page.find("</script>"); at_ != std::string::npos; at_ = page.find("</script>", at_ + 1)) ++closes;
   EXPECT_EQ(closes, 2u);
+}
+
+// The page's data is one compact line (the page sizes the README states): no indent,
+// no newline, even for nested data.
+TEST(SequenceChart, TheDataIsOneCompactLine) {
+  const nlohmann::ordered_json j = {{"procs", {{{"name", "c0.l0"}, {"group", "c0"}}}}, {"releases", {{0, 1}, {2, 3}}}};
+  EXPECT_EQ(script_json(j), R"({"procs":[{"name":"c0.l0","group":"c0"}],"releases":[[0,1],[2,3]]})");
 }
 
 }  // namespace

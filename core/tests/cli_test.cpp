@@ -458,6 +458,9 @@ TEST_F(Cli, HypothesesFullHtmlIsTheFullTableWithoutLinks) {
   ASSERT_EQ(r.exit_code, 0) << r.err;
   const std::string html = slurp(page);
   EXPECT_NE(html.find("<title>neffbar full-scale table: "), std::string::npos) << html.substr(0, 300);
+  const Outcome full = run("hypotheses --small -o /dev/null --html /dev/full");
+  EXPECT_EQ(full.exit_code, 1) << "a grid that cannot be written: " << full.err;
+  EXPECT_NE(full.err.find("neffbar: /dev/full: "), std::string::npos) << full.err;
   EXPECT_EQ(html.find("href=\"#cell="), std::string::npos) << "a cell links to a chart the rows do not keep";
   EXPECT_NE(html.find("data-cell=\"9000\""), std::string::npos) << "every scenario a cell";
   EXPECT_NE(slurp(md).find("## Where each lowering is a global barrier (1 round, exact)"), std::string::npos);

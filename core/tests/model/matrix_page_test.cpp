@@ -168,6 +168,21 @@ TEST(MatrixPage, HeadersLegendAndRowsDescribeEveryColumnAndRow) {
   EXPECT_NE(page.find("title=\"" + html_escaped(tip)), std::string::npos) << tip;
 }
 
+// The axes as a reader sees them, and a page that needs nothing from the network: the
+// chart's style and the grid's own inline.
+TEST(MatrixPage, TheAxesNameTheirValuesAndThePageCarriesItsStyle) {
+  const std::vector<MatrixRow> rows = some_rows();
+  EXPECT_EQ(grid_row_key(rows[0]), "1x4 default host-CC rounds=1 table");
+  EXPECT_EQ(grid_column_key(rows[0]), "ge dec=one per_peer roles=code addrs=ctx");
+  MatrixRow no_cc = rows[0];
+  no_cc.topo.host_cc = false;
+  EXPECT_EQ(grid_row_key(no_cc), "1x4 default no host-CC rounds=1 table");
+  const std::string page = matrix_html(rows, "t");
+  EXPECT_NE(page.find(std::string(chart_style())), std::string::npos);
+  EXPECT_NE(page.find("table.grid { border-collapse: collapse;"), std::string::npos);
+  EXPECT_NE(page.find("<p class=\"legend\">" + std::string(chart_legend()) + "</p>"), std::string::npos);
+}
+
 TEST(MatrixPage, VerdictMarksAreDistinctAndOkHasNone) {
   std::set<std::string> marks;
   for (const Verdict v : {Verdict::Deadlock, Verdict::Unsafe, Verdict::GlobalUnsafe, Verdict::NotReusable,

@@ -102,6 +102,8 @@ TEST(SequenceChart, NoNameCanEndTheScriptOrTheMarkup) {
   EXPECT_NE(page.find("\\u003c/script>\\u003cb>"), std::string::npos);
   EXPECT_NE(page.find("<h1>a &lt;title&gt;</h1>"), std::string::npos);
   EXPECT_NE(page.find("UNSAFE: &lt;i&gt;&amp;"), std::string::npos);
+  EXPECT_NE(page.find("<p class=\"legend\">" + std::string(chart_legend()) + "</p>"), std::string::npos);
+  EXPECT_NE(page.find(std::string(chart_style())), std::string::npos) << "the style inline: nothing from the network";
   // One script of data and one of code, each closed once.
   std::size_t closes = 0;
   for (std::size_t at_ = page.find("</script>"); at_ != std::string::npos; at_ = page.find("</script>", at_ + 1)) ++closes;

@@ -81,6 +81,14 @@ TEST(MatrixPage, ARowWithoutItsCounterexampleIsMarkedButLinksNowhere) {
   const std::string page = matrix_html(rows, "t");
   EXPECT_EQ(page.find("href=\"#cell="), std::string::npos);
   EXPECT_EQ(data_of(page), "{}");
+  // Still marked: each cell holds its verdict's letter, and is closed.
+  for (std::size_t k = 0; k < rows.size(); ++k) {
+    const std::size_t at = page.find("data-cell=\"" + std::to_string(k) + "\"");
+    ASSERT_NE(at, std::string::npos) << k;
+    const std::size_t open = page.find('>', at) + 1;
+    EXPECT_EQ(page.substr(open, page.find("</td>", open) - open), verdict_mark(rows[k].verdict)) << k;
+    EXPECT_LT(page.find("</td>", open), page.find("<td", open)) << "cell " << k << " is closed before the next opens";
+  }
 }
 
 TEST(MatrixPage, NamesCannotBreakOutOfThePage) {

@@ -76,7 +76,7 @@ BAD_VALUES = {
     "ci_rehearse.py": [(["x.yml", "--replace", "foo"], "--replace"), (["x.yml", "--sha", "xyz"], "--sha"),
                        (["x.yml", "--event", "schedule"], "--event")],
     "bench-history": [(["--commits", "0"], "--commits"), (["--repetitions", "1.5"], "--repetitions")],
-    "campaign.py": [(["matrix"], "FILE"), (["nope"], "nope")],
+    "campaign.py": [(["matrix"], "FILE"), (["nope"], "nope"), ([], "matrix|get|page")],
 }
 
 

@@ -7,6 +7,16 @@ import subprocess
 import tempfile
 import zlib
 
+# Chromium run headless, as root, offline and with no state kept but the profile given:
+# every caller's flags (this screenshot, doc-figures' DOM, chart_in_chromium).
+HEADLESS = ("--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+            "--disable-background-networking", "--disable-component-update", "--disable-sync")
+
+
+def headless(profile, *args, browser="chromium"):
+    """The command line of a headless Chromium with its profile in `profile`."""
+    return [browser, *HEADLESS, f"--user-data-dir={profile}", *args]
+
 
 def png_pixels(path):
     """(width, height, rows of RGB(A) tuples) of a PNG, with only zlib (8-bit RGB/RGBA)."""
@@ -55,8 +65,6 @@ def screenshot(html_path, png_path):
     if chromium is None:
         raise RuntimeError("no chromium (./scripts/deps installs Debian's chromium)")
     with tempfile.TemporaryDirectory() as profile:
-        subprocess.run([chromium, "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-                        "--disable-background-networking", "--disable-component-update", "--disable-sync",
-                        f"--user-data-dir={profile}", "--hide-scrollbars", "--window-size=800,1000",
-                        f"--screenshot={png_path}", "file://" + os.path.abspath(html_path)],
+        subprocess.run(headless(profile, "--hide-scrollbars", "--window-size=800,1000", f"--screenshot={png_path}",
+                                "file://" + os.path.abspath(html_path), browser=chromium),
                        check=True, capture_output=True, timeout=120)

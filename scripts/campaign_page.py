@@ -94,10 +94,7 @@ def bar(fraction, width=160, color=GOOD, label=""):
 
 # ------------------------------------------------------------------------ sections --
 def steps(out):
-    path = os.path.join(out, "steps.tsv")
-    if not present(path):
-        return missing("steps", path)
-    rows = tsv(path, 3)
+    rows = tsv(os.path.join(out, "steps.tsv"), 3)
     body = "".join(f"<tr class='step'><td>{esc(a)}</td><td class='{esc(b)}'>{esc(b)}</td><td>{esc(c)}</td></tr>"
                    for _, a, b, c in rows)
     return f"<table id='steps'><tr><th>step</th><th>result</th><th>detail</th></tr>{body}</table>"
@@ -105,10 +102,7 @@ def steps(out):
 
 def matrix(out):
     import campaign  # the summary's own reading (campaign imports this module first)
-    path = os.path.join(out, "hypotheses.json")
-    if not present(path):
-        return missing("matrix", path)
-    rows = campaign.matrix_rows(path)
+    rows = campaign.matrix_rows(os.path.join(out, "hypotheses.json"))
     count = Counter((r["lowering"], r["verdict"]) for r in rows)
     verdicts = sorted({v for _, v in count})
     table = "".join(f"<tr class='lowering'><td>{esc(low)}</td>" + "".join(f"<td>{count[low, v] or ''}</td>" for v in verdicts)
@@ -151,9 +145,6 @@ def covered_of(path, n, covered, total):
 def coverage(out):
     folder = os.path.join(out, "coverage")
     folders, files = os.path.join(folder, "folders.txt"), os.path.join(folder, "files.tsv")
-    for p in (folders, files):
-        if not present(p):
-            return missing("coverage", p)
     per_file = {}
     for n, f, covered, total in tsv(files, 3, header=False):
         c, t = covered_of(files, n, covered, total)
@@ -183,8 +174,6 @@ def coverage(out):
 
 def fuzzing(out):
     path = os.path.join(out, "fuzz", "summary.tsv")
-    if not present(path):
-        return missing("fuzzing", path)
     rows = []
     for n, target, execs, rate, before, after, new, crashes in tsv(path, 7):
         rows.append((target, number(path, n, execs), number(path, n, rate, RATE), number(path, n, before),
@@ -203,8 +192,6 @@ def fuzzing(out):
 
 def mutation(out):
     path = os.path.join(out, "mutate-campaign", "score.json")
-    if not present(path):
-        return missing("mutation", path)
     s = read_json(path)
     if not tally(s):
         raise BadInput(path, "expected {killed, counted, per_operator} with 0 <= killed <= counted (whole numbers)")
@@ -234,8 +221,6 @@ def score_label(v):
 
 def benchmarks(out):
     path = os.path.join(out, "bench-history", "history.jsonl")
-    if not present(path):
-        return missing("benchmarks", path)
     open(path, "rb").close()  # a loop or a dead link is named (load() takes it for no history)
     records = bh.load(path)
     if not records:
@@ -246,18 +231,23 @@ def benchmarks(out):
             f"dashed red ({link(out, 'bench-history/index.html', 'the history on its own page')}).</p>{charts}")
 
 
-SECTIONS = (("steps", "Steps", steps), ("matrix", "The hypothesis matrix", matrix), ("coverage", "Coverage of core/", coverage),
-            ("fuzzing", "Fuzzing", fuzzing), ("mutation", "Mutation score per operator (the sample)", mutation),
-            ("benchmarks", "Benchmark history", benchmarks))
+# (id, title, drawing, the files under DIR it reads: one missing, the section says so)
+SECTIONS = (("steps", "Steps", steps, ["steps.tsv"]),
+            ("matrix", "The hypothesis matrix", matrix, ["hypotheses.json"]),
+            ("coverage", "Coverage of core/", coverage, ["coverage/folders.txt", "coverage/files.tsv"]),
+            ("fuzzing", "Fuzzing", fuzzing, ["fuzz/summary.tsv"]),
+            ("mutation", "Mutation score per operator (the sample)", mutation, ["mutate-campaign/score.json"]),
+            ("benchmarks", "Benchmark history", benchmarks, ["bench-history/history.jsonl"]))
 
 
 def page(out, title):
     """The page's text; each section drawn from its file, or a line saying why not."""
     parts = ["<!DOCTYPE html>", f"<html><head><meta charset='utf-8'><title>{esc(title)}</title><style>{STYLE}</style></head><body>",
-             f"<h1>{esc(title)}</h1>", "<p>" + " · ".join(f"<a href='#{key}'>{esc(name)}</a>" for key, name, _ in SECTIONS) + "</p>"]
-    for key, name, draw in SECTIONS:
+             f"<h1>{esc(title)}</h1>", "<p>" + " · ".join(f"<a href='#{key}'>{esc(name)}</a>" for key, name, _, _ in SECTIONS) + "</p>"]
+    for key, name, draw, files in SECTIONS:
+        absent = [p for p in (os.path.join(out, f) for f in files) if not present(p)]
         try:
-            body = draw(out)
+            body = missing(key, absent[0]) if absent else draw(out)
         except (BadInput, OSError) as e:
             if isinstance(e, BadInput):
                 body = missing(key, e.where, e.what)

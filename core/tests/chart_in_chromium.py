@@ -28,14 +28,12 @@ import tempfile
 sys.dont_write_bytecode = True
 SCRIPTS = os.path.normpath(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "scripts"))
 sys.path.insert(0, SCRIPTS)
-from bench_selftest_png import png_pixels  # noqa: E402
+from bench_selftest_png import headless, png_pixels  # noqa: E402
 
 
 def chromium(*args):
     with tempfile.TemporaryDirectory() as profile:
-        return subprocess.run(["chromium", "--headless", "--no-sandbox", "--disable-gpu", "--no-first-run",
-                               "--disable-background-networking", "--disable-component-update", "--disable-sync",
-                               f"--user-data-dir={profile}", *args], capture_output=True, text=True, timeout=120).stdout
+        return subprocess.run(headless(profile, *args), capture_output=True, text=True, timeout=120).stdout
 
 
 class Dom(html.parser.HTMLParser):

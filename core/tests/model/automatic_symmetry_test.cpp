@@ -101,7 +101,7 @@ TEST(AutomaticSymmetry, CopiesOfOneConfigCostTheirMultisets) {
 TEST(AutomaticSymmetry, AgreesWithTheReferenceWithoutHints) {
   std::mt19937_64 rng(33);
   const auto pick = [&](std::uint32_t n) { return static_cast<std::uint32_t>(rng() % n); };
-  int used = 0, compared = 0;
+  int used = 0, compared = 0, moved_more = 0;
   const int systems = hand_made::kSanitized ? 300 : 1500;
   for (int i = 0; i < systems; ++i) {
     ArbitraryShape shape;
@@ -122,10 +122,13 @@ TEST(AutomaticSymmetry, AgreesWithTheReferenceWithoutHints) {
       ++compared;
       used += r.symmetry_used ? 1 : 0;
     }
+    const std::optional<Symmetry> s = Symmetry::automatic(ac.sys, blocks_of(ac.sys), nauty());
+    moved_more += s && s->images().size() > 1 ? 1 : 0;
   }
-  std::cout << "compared " << compared << ", symmetry found in " << used << "\n";
+  std::cout << "compared " << compared << ", symmetry found in " << used << ", beyond swaps in " << moved_more << "\n";
   EXPECT_GT(compared, systems);
   EXPECT_GT(used, compared / 20) << "the arbitrary cases reach systems with interchangeable processes";
+  EXPECT_GT(moved_more, 0) << "and systems whose automorphisms are more than swaps of two processes";
 }
 
 // A finder that swaps processes 0 and 1 and nothing else, whatever the system.
@@ -206,8 +209,9 @@ TEST(AutomaticSymmetry, TwoCopiesAreOneClass) {
 // Two pairs (a signaller and its waiter each) are interchangeable only as pairs: the
 // group nauty finds is {id, (0 1)(2 3)} and no generator swaps two processes alone, so
 // no class is formed (sorting the pcs of 0 and 1 without 2 and 3 would merge states
-// that are not images of each other).
-TEST(AutomaticSymmetry, ASwapOfPairsMakesNoClass) {
+// that are not images of each other); the pair swap is a coset of its own, and the
+// canonical form is the lesser of the state and its image.
+TEST(AutomaticSymmetry, ASwapOfPairsIsAnImageNotAClass) {
   System sys;
   sys.semas = {Semaphore{"a", 0, 0}, Semaphore{"b", 0, 0}, Semaphore{"c", 0, 0}, Semaphore{"d", 0, 0}};
   const auto proc = [](std::string name, SemaOp first, SemaOp second) {
@@ -229,7 +233,60 @@ TEST(AutomaticSymmetry, ASwapOfPairsMakesNoClass) {
   ASSERT_EQ(a->generators.size(), 1u);
   EXPECT_EQ(std::vector<std::uint32_t>(a->generators[0].begin(), a->generators[0].begin() + 4),
             (std::vector<std::uint32_t>{1, 0, 3, 2}));
-  EXPECT_FALSE(Symmetry::automatic(sys, blocks, nauty()).has_value());
+  const std::optional<Symmetry> s = Symmetry::automatic(sys, blocks, nauty());
+  ASSERT_TRUE(s.has_value());
+  EXPECT_TRUE(s->classes().empty());
+  EXPECT_EQ(s->images(), (std::vector<std::vector<std::uint32_t>>{{0, 1, 2, 3}, {1, 0, 3, 2}}));
+  EXPECT_EQ(s->group_size(), 2u);
+  std::vector<std::uint16_t> out(4);
+  std::vector<std::uint32_t> perm(4);
+  s->canonicalize(std::vector<std::uint16_t>{1, 0, 0, 1}, out, perm);
+  EXPECT_EQ(out, (std::vector<std::uint16_t>{0, 1, 1, 0}));
+  EXPECT_EQ(perm, (std::vector<std::uint32_t>{1, 0, 3, 2}));
+  s->canonicalize(std::vector<std::uint16_t>{0, 1, 1, 0}, out, perm);
+  EXPECT_EQ(out, (std::vector<std::uint16_t>{0, 1, 1, 0}));
+  EXPECT_EQ(perm, (std::vector<std::uint32_t>{0, 1, 2, 3}));
+}
+
+// N processes in a ring, each signalling its successor and waiting for its predecessor:
+// the automorphisms are the N rotations (an N-cycle generates them), no swap of two.  The
+// search keeps one state per orbit: by Burnside, with N prime and F the states every
+// rotation fixes (the constant ones, at most one per pc), N x orbits = S + (N - 1) F for
+// the S states of the unreduced search.  Same verdict and kinds either way.
+TEST(AutomaticSymmetry, ARingIsReducedByItsRotations) {
+  constexpr std::uint32_t N = 7;
+  System sys;
+  for (std::uint32_t i = 0; i < N; ++i) sys.semas.push_back(Semaphore{"s" + std::to_string(i), 0, 0});
+  for (std::uint32_t i = 0; i < N; ++i) {
+    Process p;
+    p.name = "p" + std::to_string(i);
+    p.participant = true;
+    p.program.push_back(Instr{Marker::None, SemaOp{Prim::Inc, i, 1, 0}, 0});
+    p.program.push_back(Instr{Marker::None, SemaOp{Prim::WaitGe, (i + N - 1) % N, 1, 0}, 0});
+    p.program.push_back(Instr{Marker::None, SemaOp{Prim::Inc, i, 1, 0}, 0});
+    sys.procs.push_back(p);
+  }
+  const std::vector<detail::AtomicBlocks> blocks = blocks_of(sys);
+  const std::optional<Symmetry> s = Symmetry::automatic(sys, blocks, nauty());
+  ASSERT_TRUE(s.has_value());
+  EXPECT_TRUE(s->classes().empty());
+  EXPECT_EQ(s->images().size(), N);
+  EXPECT_EQ(s->group_size(), N);
+  CheckOptions o;
+  o.collect_all = true;
+  o.por = false;  // (partial-order reduction takes the ring to a handful of states)
+  o.automorphisms = &nauty();
+  const CheckResult reduced = explicit_search(sys, o);
+  std::cout << "ring of " << N << ": " << reduced.states << " states, ";
+  o.symmetry = false;
+  const CheckResult whole = explicit_search(sys, o);
+  std::cout << whole.states << " without the rotations\n";
+  EXPECT_TRUE(reduced.symmetry_used);
+  EXPECT_EQ(reduced.verdict, whole.verdict);
+  EXPECT_EQ(reduced.found_mask, whole.found_mask);
+  ASSERT_GT(whole.states, 3u * N);
+  EXPECT_GE(reduced.states * N, whole.states);
+  EXPECT_LE(reduced.states * N, whole.states + (N - 1) * 4) << "one state per orbit of the rotations";
 }
 
 // nauty polls the deadline once a node of its search tree and stops when it expires:

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <map>
 #include <numeric>
+#include <set>
 #include <tuple>
 
 #include "neffbar/model/engines/explicit/system_graph.h"
@@ -200,7 +201,7 @@ std::optional<Symmetry> Symmetry::automatic(const System& sys, const std::vector
     while (root[x] != x) x = root[x] = root[root[x]];
     return x;
   };
-  bool swapped = false;
+  std::vector<std::vector<std::uint32_t>> others;  // the generators that move more than two
   for (const std::vector<std::uint32_t>& gen : aut->generators) {
     if (gen.size() != g.size()) return std::nullopt;
     const std::span<const std::uint32_t> perm(gen.data(), P);
@@ -217,23 +218,59 @@ std::optional<Symmetry> Symmetry::automatic(const System& sys, const std::vector
     }
     if (moved.size() == 2) {
       root[find(moved[0])] = find(moved[1]);
-      swapped = true;
+    } else if (moved.size() > 2) {
+      others.emplace_back(perm.begin(), perm.end());
     }
   }
-  if (!swapped) return std::nullopt;
+  // k (a b) k^-1 = (k(a) k(b)): the classes closed under the other generators.
+  for (bool grew = true; grew;) {
+    grew = false;
+    for (const std::vector<std::uint32_t>& k : others) {
+      for (std::uint32_t p = 0; p < P; ++p) {
+        const std::uint32_t a = find(k[p]), b = find(k[find(p)]);
+        if (a != b) {
+          root[a] = b;
+          grew = true;
+        }
+      }
+    }
+  }
   Symmetry s;
+  s.automatic_ = true;
   s.procs_ = P;
   std::vector<std::vector<std::uint32_t>> by_root(P);
   for (std::uint32_t p = 0; p < P; ++p) by_root[find(p)].push_back(p);
   for (auto& c : by_root) {
-    if (c.size() > 1) s.classes_.push_back(std::move(c));
+    if (c.size() < 2) continue;
+    s.classes_.push_back(std::move(c));
   }
+  // The cosets of H in HK, each by one element: k and k' share a coset when they send every
+  // process into the same class (k^-1 k' then keeps every class, so it is in H).
+  const auto coset_key = [&](const std::vector<std::uint32_t>& k) {
+    std::vector<std::uint32_t> key(P);
+    for (std::uint32_t p = 0; p < P; ++p) key[p] = find(k[p]);
+    return key;
+  };
+  std::vector<std::uint32_t> id(P);
+  std::iota(id.begin(), id.end(), 0u);
+  std::set<std::vector<std::uint32_t>> seen{coset_key(id)};
+  s.images_.push_back(id);
+  for (std::size_t i = 0; i < s.images_.size() && s.images_.size() <= kMaxImages; ++i) {
+    for (const std::vector<std::uint32_t>& k : others) {
+      std::vector<std::uint32_t> next(P);
+      for (std::uint32_t p = 0; p < P; ++p) next[p] = k[s.images_[i][p]];
+      if (deadline && deadline->poll(P)) return std::nullopt;
+      if (seen.insert(coset_key(next)).second) s.images_.push_back(std::move(next));
+    }
+  }
+  if (s.images_.size() > kMaxImages) s.images_.resize(1);  // too many to try per state: H alone
+  if (s.classes_.empty() && s.images_.size() == 1) return std::nullopt;
   return s;
 }
 
 std::uint64_t Symmetry::group_size() const {
-  if (!classes_.empty()) {  // the product of the classes' factorials, saturated
-    std::uint64_t f = 1;
+  if (automatic_) {  // |H| (the product of the classes' factorials) times the cosets, saturated
+    std::uint64_t f = images_.size();
     for (const auto& c : classes_) {
       for (std::uint64_t i = 2; i <= c.size(); ++i) {
         f = f > UINT64_MAX / i ? UINT64_MAX : f * i;
@@ -248,18 +285,26 @@ std::uint64_t Symmetry::group_size() const {
 
 void Symmetry::canonicalize(std::span<const std::uint16_t> in, std::span<std::uint16_t> out,
                             std::span<std::uint32_t> perm) const {
-  if (!classes_.empty()) {  // each class's pcs sorted; members keep their order among equal pcs
-    std::copy(in.begin(), in.end(), out.begin());
-    std::iota(perm.begin(), perm.end(), 0u);
-    auto& order = order_;
-    for (const std::vector<std::uint32_t>& c : classes_) {
-      order.assign(c.begin(), c.end());
-      std::stable_sort(order.begin(), order.end(), [&](std::uint32_t a, std::uint32_t b) { return in[a] < in[b]; });
-      for (std::size_t k = 0; k < c.size(); ++k) {
-        out[c[k]] = in[order[k]];
-        perm[order[k]] = c[k];
+  if (automatic_) {  // the least image: moved by k, then each class's pcs sorted
+    auto& best = best_;
+    auto& cand = cand_;
+    auto& best_perm = best_perm_;
+    auto& sigma = cand_perm_;
+    best.resize(procs_);
+    cand.resize(procs_);
+    sigma.resize(procs_);
+    for (std::size_t i = 0; i < images_.size(); ++i) {
+      const std::vector<std::uint32_t>& k = images_[i];
+      for (std::uint32_t p = 0; p < procs_; ++p) cand[k[p]] = in[p];
+      sort_classes(cand, sigma);
+      if (i == 0 || cand < best) {
+        best.swap(cand);
+        best_perm.resize(procs_);
+        for (std::uint32_t p = 0; p < procs_; ++p) best_perm[p] = sigma[k[p]];
       }
     }
+    std::copy(best.begin(), best.end(), out.begin());
+    std::copy(best_perm.begin(), best_perm.end(), perm.begin());
     return;
   }
   const std::uint32_t C = chips_, L = leaders_;
@@ -319,6 +364,24 @@ void Symmetry::canonicalize(std::span<const std::uint16_t> in, std::span<std::ui
   }
   std::copy(best.begin(), best.end(), out.begin());
   std::copy(best_perm.begin(), best_perm.end(), perm.begin());
+}
+
+// Each class's pcs sorted in place (members keep their order among equal pcs); sigma[q] =
+// where the pc at q went.
+void Symmetry::sort_classes(std::span<std::uint16_t> pcs, std::span<std::uint32_t> sigma) const {
+  std::iota(sigma.begin(), sigma.end(), 0u);
+  auto& order = order_;
+  auto& vals = cols_;
+  for (const std::vector<std::uint32_t>& c : classes_) {
+    order.assign(c.begin(), c.end());
+    std::stable_sort(order.begin(), order.end(), [&](std::uint32_t a, std::uint32_t b) { return pcs[a] < pcs[b]; });
+    vals.resize(c.size());
+    for (std::size_t j = 0; j < c.size(); ++j) vals[j] = pcs[order[j]];
+    for (std::size_t j = 0; j < c.size(); ++j) {
+      pcs[c[j]] = vals[j];
+      sigma[order[j]] = c[j];
+    }
+  }
 }
 
 }  // namespace neffbar::model

@@ -14,10 +14,13 @@
 // Without hints (configs given as files) the symmetry is found from the system itself:
 // the automorphisms of its graph (system_graph.h) from a finder made for it (nauty),
 // each generator checked by is_automorphism() on the whole program.  The generators that
-// swap two processes and fix every other one generate a product of symmetric groups, one
-// on each class of interchangeable processes; canonical form: sort each class's pcs.
-// (Generators that move more than two processes are left out of the reduction: sound,
-// and canonical for the subgroup the swaps generate.)
+// swap two processes and fix every other one generate H, a product of symmetric groups,
+// one on each class of interchangeable processes; the classes are closed under the other
+// generators (a swap conjugated by an automorphism is one), so those permute the classes
+// and normalise H.  The group used is H times K, K the closure of the other generators,
+// kept as one image per coset of H (at most kMaxImages of them, else K is left out:
+// sound, canonical for H alone).  Canonical form: the least, over the images k, of the
+// state moved by k with each class's pcs sorted.
 #pragma once
 
 #include <cstdint>
@@ -47,8 +50,8 @@ class Symmetry {
                                        Deadline* deadline = nullptr);
 
   // From the automorphisms of system_graph(sys, blocks); nullopt when the finder fails,
-  // a generator does not check out on the whole program, or no generator swaps two
-  // processes.  found_order: the order of the group the finder found (whatever was used).
+  // a generator does not check out on the whole program, or the group used is trivial.
+  // found_order: the order of the group the finder found (whatever was used).
   static std::optional<Symmetry> automatic(const System& sys, const std::vector<detail::AtomicBlocks>& blocks,
                                            const AutomorphismFinder& finder, double* found_order = nullptr,
                                            Deadline* deadline = nullptr);
@@ -61,16 +64,24 @@ class Symmetry {
   // compared): translations x (processes + leader columns).  At 64x4 host-CC about
   // 64 x 770, so the search polls after every few calls.
   [[nodiscard]] std::uint64_t work() const {
-    return classes_.empty() ? translations_.size() * (procs_ + std::uint64_t{2} * chips_ * leaders_) : procs_;
+    return automatic_ ? images_.size() * std::uint64_t{procs_}
+                      : translations_.size() * (procs_ + std::uint64_t{2} * chips_ * leaders_);
   }
   // The classes of interchangeable processes (automatic(); empty for the hints' group).
   [[nodiscard]] const std::vector<std::vector<std::uint32_t>>& classes() const { return classes_; }
+  // automatic(): one process permutation per coset of the classes' group (images[0] is
+  // the identity); k[p] = where process p goes.
+  [[nodiscard]] const std::vector<std::vector<std::uint32_t>>& images() const { return images_; }
+  // More cosets than this cost more per state than they save (work() is polled per state).
+  static constexpr std::size_t kMaxImages = 4096;
 
  private:
   std::uint32_t procs_ = 0, chips_ = 0, leaders_ = 0;
   std::vector<std::int32_t> leader_proc_, proxy_proc_;
   std::vector<std::uint32_t> translations_;
-  std::vector<std::vector<std::uint32_t>> classes_;
+  bool automatic_ = false;
+  std::vector<std::vector<std::uint32_t>> classes_, images_;
+  void sort_classes(std::span<std::uint16_t> pcs, std::span<std::uint32_t> sigma) const;
   // Scratch buffers (canonicalize runs millions of times; one checker per thread).
   mutable std::vector<std::uint16_t> best_, cand_, cols_;
   mutable std::vector<std::uint32_t> best_perm_, cand_perm_, order_;

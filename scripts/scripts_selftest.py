@@ -357,6 +357,7 @@ def campaign_out(tmp):
     write(os.path.join(out, "coverage", "files.tsv"), "core/cli/a.cpp\t30\t30\ncore/cli/b.cpp\t9\t10\ncore/neffbar/c.cpp\t1\t2\n")
     write(os.path.join(out, "coverage", "index.html"), "<p>llvm-cov</p>")
     write(os.path.join(out, "coverage", "coverage", "abs", "repo", "core", "cli", "b.cpp.html"), "<p>b</p>")
+    os.symlink("gone.html", os.path.join(out, "coverage", "coverage", "abs", "repo", "core", "cli", "a.cpp.html"))
     write(os.path.join(out, "fuzz", "summary.tsv"), "target\texecs\texec_per_s_all_jobs\tcorpus_before\tcorpus_after\tnew_inputs\tcrashes\n"
                                                    "decode\t120000\t4000\t10\t25\t15\t0\nscenario\t900\t30\t4\t4\t0\t2\n")
     write(os.path.join(out, "mutate-campaign", "score.json"), json.dumps(
@@ -371,7 +372,7 @@ def test_campaign_page(check, tmp):
     """campaign.py page: each section drawn from its file (values found where they
     belong, escaped), links into the llvm-cov report only where its page exists; a
     missing file and a bad one each leave their section saying which and why, the rest
-    drawn; a DIR that is not a folder is exit 2."""
+    drawn (a bad line by its number); a DIR that is not a folder is exit 2."""
     out = campaign_out(tmp)
 
     def page():
@@ -394,6 +395,13 @@ def test_campaign_page(check, tmp):
           "page: the mutation score per operator from score.json")
     check(text.count("class=\"chart\"") == len(bench_selftest_names()) and "time +" in text,
           "page: a benchmark chart per benchmark of the history, its change point marked")
+    folders = os.path.join(out, "coverage", "folders.txt")
+    kept = read(folders)
+    write(folders, kept + "  50 % of 2 lines core/x\n")
+    rc, _, err, text = page()
+    check(rc == 0 and "folders.txt: line 3: expected &#x27;P % C of T lines FOLDER&#x27;" in text,
+          f"page: a bad line of folders.txt named by its number: exit {rc} {err!r}")
+    write(folders, kept)
     os.remove(os.path.join(out, "fuzz", "summary.tsv"))
     write(os.path.join(out, "mutate-campaign", "score.json"), '{"killed": 1, "counted": 2, "per_operator": {"ror": {"killed": 5, "counted": 4}}}')
     write(os.path.join(out, "coverage", "files.tsv"), "core/cli/a.cpp\t30\n")

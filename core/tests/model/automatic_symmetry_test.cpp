@@ -6,7 +6,9 @@
 // finds on the composed systems.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
+#include <numeric>
 #include <fstream>
 #include <random>
 #include <sstream>
@@ -63,6 +65,51 @@ std::vector<detail::AtomicBlocks> blocks_of(const System& sys) {
 
 std::uint64_t factorial(std::uint64_t n) { return n <= 1 ? 1 : n * factorial(n - 1); }
 
+// Processes that each raise one shared semaphore by 1, then wait for it to reach need[k].
+System raise_then_wait(const std::vector<std::int64_t>& need) {
+  System sys;
+  sys.semas = {Semaphore{"s", 0, 0}};
+  for (std::size_t k = 0; k < need.size(); ++k) {
+    Process p;
+    p.name = "p" + std::to_string(k);
+    p.participant = true;
+    p.program.push_back(Instr{Marker::None, SemaOp{Prim::Inc, 0, 1, 0}, 0});
+    p.program.push_back(Instr{Marker::None, SemaOp{Prim::WaitGe, 0, need[k], 0}, 0});
+    sys.procs.push_back(p);
+  }
+  return sys;
+}
+
+// The canonical form is a function of the orbit, and perm says where each process went:
+// for random states x, every image k and a random shuffle inside each class, the moved
+// state has x's representative, and out[perm[p]] == in[p] for both.
+void expect_canonical_on_orbits(const Symmetry& s, std::uint32_t procs, std::uint16_t pcs) {
+  std::mt19937_64 rng(procs);
+  const auto canon = [&](const std::vector<std::uint16_t>& in) {
+    std::vector<std::uint16_t> out(procs);
+    std::vector<std::uint32_t> perm(procs);
+    s.canonicalize(in, out, perm);
+    for (std::uint32_t p = 0; p < procs; ++p) EXPECT_EQ(out[perm[p]], in[p]) << "process " << p;
+    return out;
+  };
+  for (int i = 0; i < 100; ++i) {
+    std::vector<std::uint16_t> x(procs);
+    for (auto& v : x) v = static_cast<std::uint16_t>(rng() % pcs);
+    const std::vector<std::uint16_t> want = canon(x);
+    for (const std::vector<std::uint32_t>& k : s.images()) {
+      std::vector<std::uint16_t> y(procs);
+      for (std::uint32_t p = 0; p < procs; ++p) y[k[p]] = x[p];
+      for (const std::vector<std::uint32_t>& c : s.classes()) {
+        std::vector<std::uint16_t> vals;
+        for (std::uint32_t q : c) vals.push_back(y[q]);
+        std::shuffle(vals.begin(), vals.end(), rng);
+        for (std::size_t j = 0; j < c.size(); ++j) y[c[j]] = vals[j];
+      }
+      ASSERT_EQ(canon(y), want) << "two states of one orbit, two representatives";
+    }
+  }
+}
+
 // Each copy has three pcs that matter (before, between and after its wait), so the
 // unreduced search sees 3^N states and the reduced one the multisets of N pcs over
 // three: C(N + 2, 2).  Same verdict, kinds and global line either way.
@@ -101,7 +148,7 @@ TEST(AutomaticSymmetry, CopiesOfOneConfigCostTheirMultisets) {
 TEST(AutomaticSymmetry, AgreesWithTheReferenceWithoutHints) {
   std::mt19937_64 rng(33);
   const auto pick = [&](std::uint32_t n) { return static_cast<std::uint32_t>(rng() % n); };
-  int used = 0, compared = 0, moved_more = 0;
+  int used = 0, compared = 0, moved_more = 0, replayed_beyond = 0;
   const int systems = hand_made::kSanitized ? 300 : 1500;
   for (int i = 0; i < systems; ++i) {
     ArbitraryShape shape;
@@ -124,11 +171,14 @@ TEST(AutomaticSymmetry, AgreesWithTheReferenceWithoutHints) {
     }
     const std::optional<Symmetry> s = Symmetry::automatic(ac.sys, blocks_of(ac.sys), nauty());
     moved_more += s && s->images().size() > 1 ? 1 : 0;
+    replayed_beyond += s && s->images().size() > 1 && ref.found_mask != 0 ? 1 : 0;
   }
-  std::cout << "compared " << compared << ", symmetry found in " << used << ", beyond swaps in " << moved_more << "\n";
+  std::cout << "compared " << compared << ", symmetry found in " << used << ", beyond swaps in " << moved_more
+            << " (" << replayed_beyond << " with a counterexample replayed)\n";
   EXPECT_GT(compared, systems);
   EXPECT_GT(used, compared / 20) << "the arbitrary cases reach systems with interchangeable processes";
   EXPECT_GT(moved_more, 0) << "and systems whose automorphisms are more than swaps of two processes";
+  EXPECT_GT(replayed_beyond, 0) << "some of them failing, so a counterexample through those images is replayed";
 }
 
 // A finder that swaps processes 0 and 1 and nothing else, whatever the system.
@@ -177,16 +227,7 @@ TEST(AutomaticSymmetry, AGeneratorThatIsNoAutomorphismIsRefused) {
 // Every generator nauty reports preserves the graph; on two interchangeable processes
 // it reports their swap, and Symmetry::automatic makes them one class.
 TEST(AutomaticSymmetry, TwoCopiesAreOneClass) {
-  System sys;
-  sys.semas = {Semaphore{"s", 0, 0}};
-  for (int k = 0; k < 3; ++k) {
-    Process p;
-    p.name = "p" + std::to_string(k);
-    p.participant = true;
-    p.program.push_back(Instr{Marker::None, SemaOp{Prim::Inc, 0, 1, 0}, 0});
-    p.program.push_back(Instr{Marker::None, SemaOp{Prim::WaitGe, 0, k == 1 ? 3 : 2, 0}, 0});
-    sys.procs.push_back(p);
-  }
+  const System sys = raise_then_wait({2, 3, 2});
   const std::vector<detail::AtomicBlocks> blocks = blocks_of(sys);
   const ColouredGraph g = system_graph(sys, blocks);
   const std::optional<Automorphisms> a = nauty().find(g);
@@ -246,6 +287,7 @@ TEST(AutomaticSymmetry, ASwapOfPairsIsAnImageNotAClass) {
   s->canonicalize(std::vector<std::uint16_t>{0, 1, 1, 0}, out, perm);
   EXPECT_EQ(out, (std::vector<std::uint16_t>{0, 1, 1, 0}));
   EXPECT_EQ(perm, (std::vector<std::uint32_t>{0, 1, 2, 3}));
+  expect_canonical_on_orbits(*s, 4, 3);
 }
 
 // N processes in a ring, each signalling its successor and waiting for its predecessor:
@@ -272,6 +314,7 @@ TEST(AutomaticSymmetry, ARingIsReducedByItsRotations) {
   EXPECT_TRUE(s->classes().empty());
   EXPECT_EQ(s->images().size(), N);
   EXPECT_EQ(s->group_size(), N);
+  expect_canonical_on_orbits(*s, N, 4);
   CheckOptions o;
   o.collect_all = true;
   o.por = false;  // (partial-order reduction takes the ring to a handful of states)
@@ -287,6 +330,72 @@ TEST(AutomaticSymmetry, ARingIsReducedByItsRotations) {
   ASSERT_GT(whole.states, 3u * N);
   EXPECT_GE(reduced.states * N, whole.states);
   EXPECT_LE(reduced.states * N, whole.states + (N - 1) * 4) << "one state per orbit of the rotations";
+}
+
+// Two signallers, each with two interchangeable waiters, the groups interchangeable as
+// wholes: S2 wr S2, of order 8.  The waiters make two classes; the generator that swaps the
+// groups is an image of its own; the canonical form is one per orbit, and perm composes
+// the image with the sort inside the classes.
+TEST(AutomaticSymmetry, ClassesAndImagesTogether) {
+  System sys;
+  sys.semas = {Semaphore{"a", 0, 0}, Semaphore{"b", 0, 0}};
+  for (std::uint32_t g = 0; g < 2; ++g) {
+    for (int k = 0; k < 3; ++k) {
+      Process p;
+      p.name = (k == 0 ? "s" : "w") + std::to_string(g) + std::to_string(k);
+      p.participant = true;
+      p.program.push_back(Instr{Marker::None, k == 0 ? SemaOp{Prim::Inc, g, 2, 0} : SemaOp{Prim::WaitGe, g, 1, 0}, 0});
+      p.program.push_back(Instr{Marker::None, SemaOp{Prim::Inc, g, 1, 0}, 0});
+      sys.procs.push_back(p);
+    }
+  }
+  const std::vector<detail::AtomicBlocks> blocks = blocks_of(sys);
+  const std::optional<Symmetry> s = Symmetry::automatic(sys, blocks, nauty());
+  ASSERT_TRUE(s.has_value());
+  EXPECT_EQ(s->classes(), (std::vector<std::vector<std::uint32_t>>{{1, 2}, {4, 5}}));
+  ASSERT_EQ(s->images().size(), 2u);
+  EXPECT_EQ(s->group_size(), 8u);
+  const std::vector<std::uint32_t>& k = s->images()[1];
+  EXPECT_EQ(k[0], 3u);
+  EXPECT_EQ(k[3], 0u);
+  expect_canonical_on_orbits(*s, 6, 3);
+  // {1,1,0, 0,0,0}: the least image moves group 0 to group 1's place and sorts its waiters.
+  std::vector<std::uint16_t> out(6);
+  std::vector<std::uint32_t> perm(6);
+  s->canonicalize(std::vector<std::uint16_t>{1, 1, 0, 0, 0, 0}, out, perm);
+  EXPECT_EQ(out, (std::vector<std::uint16_t>{0, 0, 0, 1, 0, 1}));
+  EXPECT_EQ(perm[0], 3u);
+  EXPECT_EQ(perm[1], 5u) << "the waiter at pc 1 lands last in its class, after the sort";
+}
+
+// A finder that reports (0 1) and the 3-cycle (0 1 2) on any system.
+class SwapAndCycle final : public AutomorphismFinder {
+ public:
+  [[nodiscard]] std::string_view name() const override { return "swap and cycle"; }
+  [[nodiscard]] std::optional<Automorphisms> find(const ColouredGraph& g, Deadline* /*deadline*/) const override {
+    std::vector<std::uint32_t> swap(g.size()), cycle(g.size());
+    std::iota(swap.begin(), swap.end(), 0u);
+    std::iota(cycle.begin(), cycle.end(), 0u);
+    std::swap(swap[0], swap[1]);
+    cycle[0] = 1;
+    cycle[1] = 2;
+    cycle[2] = 0;
+    return Automorphisms{{swap, cycle}, 6};
+  }
+};
+
+// The swap's class {0, 1} is closed under the 3-cycle (which conjugates (0 1) to (1 2)):
+// one class of three, no image beyond it, since the cycle is inside the class's group.
+// Without the closure the class would stay {0, 1}, and its group would not be normal.
+TEST(AutomaticSymmetry, TheClassesAreClosedUnderTheOtherGenerators) {
+  const System sys = raise_then_wait({3, 3, 3});
+  const SwapAndCycle finder;
+  const std::optional<Symmetry> s = Symmetry::automatic(sys, blocks_of(sys), finder);
+  ASSERT_TRUE(s.has_value());
+  EXPECT_EQ(s->classes(), (std::vector<std::vector<std::uint32_t>>{{0, 1, 2}}));
+  EXPECT_EQ(s->images().size(), 1u);
+  EXPECT_EQ(s->group_size(), 6u);
+  expect_canonical_on_orbits(*s, 3, 3);
 }
 
 // nauty polls the deadline once a node of its search tree and stops when it expires:

@@ -61,8 +61,8 @@ class Symmetry {
                     std::span<std::uint32_t> perm) const;
   [[nodiscard]] std::uint64_t group_size() const;
   // The work of one canonicalize() in the units of Deadline::poll (pcs moved and
-  // compared): translations x (processes + leader columns).  At 64x4 host-CC about
-  // 64 x 770, so the search polls after every few calls.
+  // compared): hints, translations x (processes + leader columns), at 64x4 host-CC about
+  // 64 x 770, so the search polls after every few calls; automatic(), images x processes.
   [[nodiscard]] std::uint64_t work() const {
     return automatic_ ? images_.size() * std::uint64_t{procs_}
                       : translations_.size() * (procs_ + std::uint64_t{2} * chips_ * leaders_);

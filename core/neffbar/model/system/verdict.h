@@ -93,7 +93,6 @@ struct Counterexample {
   Verdict kind = Verdict::Ok;
   std::string what;                // the violation in one line
   std::vector<TraceEntry> trace;   // from the initial state to the violation
-  std::vector<std::int32_t> final_values;
   bool shortest = true;            // false: a valid run, not necessarily a shortest one
 };
 

@@ -19,8 +19,6 @@ struct BlockResult {
   bool unsafe = false;         // a DEPART broke its guarantee (when the block kept going)
   Verdict kind = Verdict::Ok;
   std::string what;
-  std::uint32_t pc = 0;        // where the violation happened
-  std::uint32_t culprit = kNone;  // UNSAFE: the process in the guarantee that had not arrived
   bool departed = false;       // the block executed a DEPART
   bool global_broken = false;  // DEPART with its guarantee held and some participant not arrived (GLOBAL_UNSAFE)
   bool before_a_participant = false;  // DEPART with some participant not arrived, guarantee held or not
@@ -68,8 +66,6 @@ BlockResult run_block(const Compiled& c, const Pc* pcs, std::uint32_t p, std::ui
       for (std::uint32_t q : sys.procs[p].guarantee) {
         if (q != p && q < c.P && !c.arrived(pcs, q, in.round)) {  // no such process: ignored
           r.kind = Verdict::Unsafe;
-          r.pc = pc;
-          r.culprit = q;
           if (with_messages) {
             r.what = unsafe_what(sys, p, in.round, q);
           }
@@ -108,7 +104,6 @@ BlockResult run_block(const Compiled& c, const Pc* pcs, std::uint32_t p, std::ui
     if (o == Outcome::Overflow) {
       r.status = BlockStatus::Violation;
       r.kind = Verdict::Overflow;
-      r.pc = pc;
       if (with_messages) r.what = describe(sys, p, pc) + " overflows " + sys.semas[in.op.sema].name + " (value " + std::to_string(before) + ")";
       if (trace) trace->push_back(TraceEntry{step_no, p, pc, before, before});
       restore();

@@ -18,7 +18,6 @@ struct Finding {
   Verdict kind = Verdict::Ok;
   std::uint32_t state = 0;
   std::uint32_t proc = kNone;  // slot (canonical frame) of the failing block, kNone for state verdicts
-  std::uint32_t culprit = kNone;  // UNSAFE: who had not arrived
 };
 
 // Rebuilds a concrete counterexample from the parent chain (undoing the symmetry
@@ -87,8 +86,6 @@ Counterexample rebuild(const Compiled& c, const std::vector<std::uint32_t>& pare
     cex.what = f.kind == Verdict::Deadlock
                    ? blocked_summary(c, x.data(), vals) : residue_what(c.sys, vals);
   }
-  c.values(x.data(), vals);
-  cex.final_values = vals;
   return cex;
 }
 
@@ -220,7 +217,7 @@ class Search {
   bool record(std::uint32_t i, std::uint32_t p, const BlockResult& r) {
     if (r.unsafe) {
       f.found_mask |= bit(Verdict::Unsafe);
-      if (!f.failure) f.failure = Finding{Verdict::Unsafe, i, p, r.culprit};
+      if (!f.failure) f.failure = Finding{Verdict::Unsafe, i, p};
     }
     f.any_depart = f.any_depart || r.departed;
     f.line_broken = f.line_broken || r.before_a_participant;
@@ -229,7 +226,7 @@ class Search {
     if (r.global_broken) f.found_mask |= bit(Verdict::GlobalUnsafe);
     if (r.status != BlockStatus::Violation) return false;
     f.found_mask |= bit(r.kind);
-    if (!f.failure) f.failure = Finding{r.kind, i, p, r.culprit};
+    if (!f.failure) f.failure = Finding{r.kind, i, p};
     f.any_depart = f.any_depart || r.kind == Verdict::Unsafe;
     f.past_unsafe_unexplored = f.past_unsafe_unexplored || r.kind == Verdict::Unsafe;
     return true;

@@ -24,7 +24,6 @@ ColouredGraph system_graph(const System& sys, const std::vector<detail::AtomicBl
     out.emplace_back();
   }
   ColouredGraph g;
-  g.procs = P;
   g.sema_vertex.assign(sys.semas.size(), -1);
   for (std::uint32_t p = 0; p < P; ++p) {
     const std::vector<Instr>& body = sys.procs[p].program.body();

@@ -25,11 +25,10 @@
 namespace neffbar::model {
 
 struct ColouredGraph {
-  // colour[v]: dense ids from 0, ordered (processes' colours first, so processes keep
-  // vertices 0..procs-1 and an automorphism maps them among themselves).
+  // colour[v]: dense ids from 0, ordered (processes' colours first, so the P processes
+  // keep vertices 0..P-1 and an automorphism maps them among themselves).
   std::vector<std::uint32_t> colour;
   std::vector<std::vector<std::uint32_t>> out;  // out[v]: v's neighbours, sorted (undirected: w in out[v] iff v in out[w])
-  std::uint32_t procs = 0;
   std::vector<std::int64_t> sema_vertex;  // [semaphore] -> its vertex, -1: named by no instruction
   [[nodiscard]] std::uint32_t size() const { return static_cast<std::uint32_t>(colour.size()); }
 };

@@ -55,28 +55,24 @@ void Analysis::free_pass() {
 
 void Analysis::record(std::uint32_t p, std::uint32_t d, std::uint32_t q, std::uint32_t r, std::uint32_t phase,
                       bool q_held) {
-  const Fact f{Verdict::Ok, p, d, q, r, phase, q_held};
+  const Fact f{p, d, q, r, phase, q_held};
   if (n_.participant[q]) plain_broken_ = true;
   if (n_.in_g[std::size_t{p} * n_.P + q]) {
-    Fact u = f;
-    u.kind = Verdict::Unsafe;
-    if (!unsafe_ || earlier(u, *unsafe_)) unsafe_ = u;
+    if (!unsafe_ || earlier(f, *unsafe_)) unsafe_ = f;
     k_unsafe_ = std::min(k_unsafe_, phase);
     return;
   }
   if (!n_.participant[q]) return;
-  Fact g = f;
-  g.kind = Verdict::GlobalUnsafe;
   if (n_.others[p].empty()) {  // nothing to have arrived: a global-only violation as it stands
-    if (!global_ || earlier(g, *global_)) global_ = g;
+    if (!global_ || earlier(f, *global_)) global_ = f;
     k_global_ = std::min(k_global_, phase);
     return;
   }
   // Global-only unless an UNSAFE exists (then the guarantee may not have arrived yet).
-  if (!best_candidate_ || earlier(g, *best_candidate_)) best_candidate_ = g;
+  if (!best_candidate_ || earlier(f, *best_candidate_)) best_candidate_ = f;
   k_candidate_ = std::min(k_candidate_, phase);
   if (candidates_.size() < 200'000) {
-    candidates_.push_back(g);
+    candidates_.push_back(f);
   } else {
     candidates_cut_ = true;
   }

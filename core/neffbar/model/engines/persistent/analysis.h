@@ -17,7 +17,6 @@
 namespace neffbar::model::persistent {
 
 struct Fact {
-  Verdict kind = Verdict::Ok;
   std::uint32_t p = kNone, d = 0, q = kNone, round = 0, phase = kNone;
   bool q_held = true;  // the witness holds q at its ARRIVE; false: q never arrives in that round
 };

@@ -72,9 +72,9 @@ Counterexample Analysis::witness(Verdict kind, const Fact* f) {
     run_.run();
   }
   run_.trace = nullptr;
-  std::vector<std::int32_t> vals(run_.val.begin(), run_.val.end());
   std::vector<std::size_t> seeds;
   if (!f) {
+    const std::vector<std::int32_t> vals(run_.val.begin(), run_.val.end());
     cex.trace = std::move(tr);
     cex.what = kind == Verdict::Deadlock ? deadlock_what(sys_, run_.pc, vals) : residue_what(sys_, vals);
   } else {
@@ -93,15 +93,8 @@ Counterexample Analysis::witness(Verdict kind, const Fact* f) {
     seeds.push_back(tr.size() - 1);
     cex.trace = slice(sys_, tr, seeds);
     cex.what = kind == Verdict::Unsafe ? unsafe_what(sys_, f->p, f->round, f->q) : global_what(sys_, f->p, f->round, f->q);
-    std::vector<std::int64_t> v(n_.init);
-    for (const TraceEntry& e : cex.trace) {
-      const Instr& in = sys_.procs[e.proc].program[e.pc];
-      if (in.marker == Marker::None) v[in.op.sema] = e.after;
-    }
-    vals.assign(v.begin(), v.end());
   }
   for (std::size_t i = 0; i < cex.trace.size(); ++i) cex.trace[i].step = static_cast<std::uint32_t>(i + 1);
-  cex.final_values = std::move(vals);
   run_.rebase([](std::uint32_t) { return 0u; });
   return cex;
 }

@@ -312,7 +312,6 @@ CheckResult random_check(const System& sys, std::uint64_t runs, std::uint64_t se
     } else {
       cex.what = kind == Verdict::Deadlock ? deadlock_what(sys, pcs, run.vals()) : residue_what(sys, run.vals());
     }
-    cex.final_values = run.vals();
     return cex;
   };
   // How long one schedule takes, from the instructions executed so far.

@@ -38,6 +38,7 @@ pages in seconds, the first test scripts/mutate runs on their mutants).
 import ast
 import json
 import os
+import re
 import shutil
 import stat
 import subprocess
@@ -354,18 +355,26 @@ def campaign_out(tmp):
     write(os.path.join(out, "hypotheses.html"), "<p>grid</p>")
     write(os.path.join(out, "coverage", "folders.txt"), "  97.50 %     39 of    40 lines  core/cli\n"
                                                         "  50.00 %      1 of     2 lines  core/neffbar\n")
-    write(os.path.join(out, "coverage", "files.tsv"), "core/cli/a.cpp\t30\t30\ncore/cli/b.cpp\t9\t10\ncore/neffbar/c.cpp\t1\t2\n")
+    write(os.path.join(out, "coverage", "files.tsv"), "core/cli/z.cpp\t0\t0\ncore/cli/a.cpp\t30\t30\ncore/cli/b.cpp\t9\t10\ncore/cli/d.cpp\t0\t5\n"
+                                                      "core/neffbar/c.cpp\t1\t2\n")
     write(os.path.join(out, "coverage", "index.html"), "<p>llvm-cov</p>")
     write(os.path.join(out, "coverage", "coverage", "abs", "repo", "core", "cli", "b.cpp.html"), "<p>b</p>")
     os.symlink("gone.html", os.path.join(out, "coverage", "coverage", "abs", "repo", "core", "cli", "a.cpp.html"))
     write(os.path.join(out, "fuzz", "summary.tsv"), "target\texecs\texec_per_s_all_jobs\tcorpus_before\tcorpus_after\tnew_inputs\tcrashes\n"
                                                    "decode\t120000\t4000\t10\t25\t15\t0\nscenario\t900\t30\t4\t4\t0\t2\n")
     write(os.path.join(out, "mutate-campaign", "score.json"), json.dumps(
-        {"killed": 5, "counted": 7, "timeouts": 0, "per_operator": {"ror": {"killed": 4, "counted": 4}, "del": {"killed": 1, "counted": 3}},
+        {"killed": 5, "counted": 9, "timeouts": 0, "per_operator": {"ror": {"killed": 4, "counted": 4}, "del": {"killed": 1, "counted": 3},
+                                                                     "cst": {"killed": 0, "counted": 2}},
          "per_file": {}}))
     for commit, factor in (("a" * 40, 1.0), ("b" * 40, 1.0), ("c" * 40, 3.0)):
         bench_history.append(os.path.join(out, "bench-history", "history.jsonl"), bench_selftest.fake_record(commit, factor, 1.0)[1])
     return out
+
+
+def fractions(text, target):
+    """The bars' filled fractions in the fuzzing row of one target."""
+    row = re.search(f"<tr class='target' data-target='{target}'>(.*?)</tr>", text)
+    return re.findall(r"data-fraction='([0-9.]+)'", row.group(1)) if row else None
 
 
 def test_campaign_page(check, tmp):
@@ -389,19 +398,44 @@ def test_campaign_page(check, tmp):
           and "<li class='file'>" in text and ">core/cli/a.cpp</a>" not in text and "core/cli/a.cpp (30 of 30)" in text
           and "90.0 %" in text,
           "page: coverage per folder, each file linked to its llvm-cov page where there is one")
+    order = re.findall(r"<li class='file'>.*?(core/cli/\w+\.cpp)", text)
+    check(order == ["core/cli/d.cpp", "core/cli/b.cpp", "core/cli/z.cpp", "core/cli/a.cpp"],
+          f"page: a folder's files lowest coverage first, a file of no lines as a full one: {order}")
     check("data-target='decode'" in text and "4,000" in text and "10 -&gt; 25 (+15)" in text
           and "<td class='FAIL'>2</td></tr>" in text, "page: fuzzing's exec/s, corpus growth and crashes per target")
-    check("data-operator='del' data-killed='1' data-counted='3'" in text and "5 of 7 killed" in text,
+    check(fractions(text, "decode") == ["1.0000", "1.0000"] and fractions(text, "scenario") == ["0.0075", "0.1600"],
+          f"page: exec/s bars against the fastest target, corpus bars against the largest corpus after: "
+          f"{fractions(text, 'decode')} {fractions(text, 'scenario')}")
+    check("data-operator='del' data-killed='1' data-counted='3'" in text and "5 of 9 killed" in text
+          and "data-operator='cst' data-killed='0' data-counted='2'" in text and "0 of 2" in text,
           "page: the mutation score per operator from score.json")
     check(text.count("class=\"chart\"") == len(bench_selftest_names()) and "time +" in text,
           "page: a benchmark chart per benchmark of the history, its change point marked")
     folders = os.path.join(out, "coverage", "folders.txt")
     kept = read(folders)
-    write(folders, kept + "  50 % of 2 lines core/x\n")
-    rc, _, err, text = page()
-    check(rc == 0 and "folders.txt: line 3: expected &#x27;P % C of T lines FOLDER&#x27;" in text,
-          f"page: a bad line of folders.txt named by its number: exit {rc} {err!r}")
+    for bad in ("  50 % of 2 lines core/x", "  50.00 X 1 of 2 lines core/x", "  50.00 % 1 in 2 lines core/x",
+                "  50.00 % 1 of 2 rows core/x"):
+        write(folders, kept + bad + "\n")
+        rc, _, err, text = page()
+        check(rc == 0 and "folders.txt: line 3: expected &#x27;P % C of T lines FOLDER&#x27;" in text,
+              f"page: a bad line of folders.txt ({bad.strip()!r}) named by its number: exit {rc} {err!r}")
     write(folders, kept)
+    check(text.rstrip().endswith("</body></html>"), f"page: a whole HTML document: ...{text[-40:]!r}")
+    # Rates below one and corpora that stay empty: bars against the largest value, never
+    # against a floor that is not in the data (and no division by zero).
+    summary, kept_summary = os.path.join(out, "fuzz", "summary.tsv"), read(os.path.join(out, "fuzz", "summary.tsv"))
+    head = "target\texecs\texec_per_s_all_jobs\tcorpus_before\tcorpus_after\tnew_inputs\tcrashes\n"
+    for rows, want in ((("a\t1\t0.5\t0\t0\t0\t0", "b\t1\t0.25\t0\t1\t1\t0"), {"a": ["0.5000", "0.0000"], "b": ["0.2500", "1.0000"]}),
+                       (("a\t1\t0.5\t0\t0\t0\t0",), {"a": ["0.5000", "0.0000"]})):
+        write(summary, head + "\n".join(rows) + "\n")
+        rc, _, err, text = page()
+        got = {t: fractions(text, t) for t in want}
+        check(rc == 0 and got == want, f"page: small rates and empty corpora drawn to scale: exit {rc} {got} {err[-300:]!r}")
+    write(summary, kept_summary)
+    write(os.path.join(out, "mutate-campaign", "score.json"), '{"killed": 1, "counted": 2, "per_operator": [1, 2]}')
+    rc, _, err, text = page()
+    check(rc == 0 and "score.json: per_operator: expected {operator: {killed, counted}}" in text,
+          f"page: per_operator that is not an object is named: exit {rc} {err[-300:]!r}")
     os.remove(os.path.join(out, "fuzz", "summary.tsv"))
     write(os.path.join(out, "mutate-campaign", "score.json"), '{"killed": 1, "counted": 2, "per_operator": {"ror": {"killed": 5, "counted": 4}}}')
     write(os.path.join(out, "coverage", "files.tsv"), "core/cli/a.cpp\t30\n")

@@ -11,6 +11,7 @@
 #include <numeric>
 #include <fstream>
 #include <random>
+#include <set>
 #include <sstream>
 
 #include "hand_made.h"
@@ -396,6 +397,137 @@ TEST(AutomaticSymmetry, TheClassesAreClosedUnderTheOtherGenerators) {
   EXPECT_EQ(s->images().size(), 1u);
   EXPECT_EQ(s->group_size(), 6u);
   expect_canonical_on_orbits(*s, 3, 3);
+}
+
+// A finder that reports the given permutations of the processes (the identity elsewhere).
+class Given final : public AutomorphismFinder {
+ public:
+  explicit Given(std::vector<std::vector<std::uint32_t>> gens) : gens_(std::move(gens)) {}
+  [[nodiscard]] std::string_view name() const override { return "given"; }
+  [[nodiscard]] std::optional<Automorphisms> find(const ColouredGraph& g, Deadline* /*deadline*/) const override {
+    Automorphisms a{{}, 1};
+    for (const auto& procs : gens_) {
+      std::vector<std::uint32_t> perm(g.size());
+      std::iota(perm.begin(), perm.end(), 0u);
+      std::copy(procs.begin(), procs.end(), perm.begin());
+      a.generators.push_back(perm);
+    }
+    return a;
+  }
+
+ private:
+  std::vector<std::vector<std::uint32_t>> gens_;
+};
+
+// The order of the group these permutations of n points generate, by listing it.
+std::uint64_t order_by_listing(const std::vector<std::vector<std::uint32_t>>& gens, std::uint32_t n) {
+  std::vector<std::uint32_t> id(n);
+  std::iota(id.begin(), id.end(), 0u);
+  std::set<std::vector<std::uint32_t>> seen{id};
+  std::vector<std::vector<std::uint32_t>> todo{id};
+  while (!todo.empty()) {
+    const std::vector<std::uint32_t> x = todo.back();
+    todo.pop_back();
+    for (const auto& k : gens) {
+      std::vector<std::uint32_t> y(n);
+      for (std::uint32_t p = 0; p < n; ++p) y[p] = k[x[p]];
+      if (seen.insert(y).second) todo.push_back(y);
+    }
+  }
+  return seen.size();
+}
+
+// Random generators (swaps and permutations moving more) on interchangeable processes:
+// the group Symmetry::automatic keeps is the whole group they make (the classes' group
+// times one image per coset, counted against the group listed element by element), every
+// generator sends each class into one class, and the canonical form is one per orbit.
+TEST(AutomaticSymmetry, TheGroupIsTheOneTheGeneratorsMake) {
+  std::mt19937_64 rng(35);
+  int with_classes_and_images = 0;
+  const int trials = hand_made::kSanitized ? 60 : 200;
+  for (int trial = 0; trial < trials; ++trial) {
+    const std::uint32_t n = 3 + static_cast<std::uint32_t>(rng() % 4);
+    std::vector<std::vector<std::uint32_t>> gens(1 + rng() % 3);
+    for (auto& k : gens) {
+      k.resize(n);
+      std::iota(k.begin(), k.end(), 0u);
+      std::vector<std::uint32_t> points(n);
+      std::iota(points.begin(), points.end(), 0u);
+      std::shuffle(points.begin(), points.end(), rng);
+      switch (rng() % 3) {
+        case 0:  // a swap of two
+          std::swap(k[points[0]], k[points[1]]);
+          break;
+        case 1:  // two swaps at once (the pairs' swap of ASwapOfPairsIsAnImageNotAClass)
+          std::swap(k[points[0]], k[points[1]]);
+          if (n >= 4) std::swap(k[points[2]], k[points[3]]);
+          break;
+        default:
+          std::shuffle(k.begin(), k.end(), rng);
+      }
+    }
+    const System sys = raise_then_wait(std::vector<std::int64_t>(n, 2));
+    const std::optional<Symmetry> s = Symmetry::automatic(sys, blocks_of(sys), Given(gens));
+    const std::uint64_t order = order_by_listing(gens, n);
+    if (!s) {
+      EXPECT_EQ(order, 1u) << "trial " << trial << ": no symmetry from a group of " << order;
+      continue;
+    }
+    EXPECT_EQ(s->group_size(), order) << "trial " << trial;
+    std::vector<std::uint32_t> class_of(n, n);
+    for (std::uint32_t c = 0; c < s->classes().size(); ++c) {
+      for (std::uint32_t p : s->classes()[c]) class_of[p] = c;
+    }
+    for (const auto& k : gens) {
+      for (const auto& c : s->classes()) {
+        for (std::uint32_t p : c) {
+          EXPECT_EQ(class_of[k[p]], class_of[k[c[0]]]) << "trial " << trial << ": a class split by a generator";
+        }
+      }
+    }
+    with_classes_and_images += !s->classes().empty() && s->images().size() > 1 ? 1 : 0;
+    expect_canonical_on_orbits(*s, n, 3);
+  }
+  std::cout << with_classes_and_images << " of " << trials << " groups with both classes and images\n";
+  EXPECT_GT(with_classes_and_images, trials / 20) << "the trials reach groups with both classes and images";
+}
+
+// Double swaps of disjoint pairs: (Z2)^m, no swap of two processes, so no class and 2^m
+// cosets.  At 2^12 = kMaxImages every coset is an image; at 2^13 there are too many to
+// try per state, and with no class there is no symmetry left to use.  The enumeration
+// polls the deadline once an image and generator, so a large group is cut by the budget.
+TEST(AutomaticSymmetry, AtMostKMaxImagesCosets) {
+  const auto double_swaps = [](std::uint32_t m) {
+    std::vector<std::vector<std::uint32_t>> gens(m);
+    for (std::uint32_t i = 0; i < m; ++i) {
+      gens[i].resize(4 * m);
+      std::iota(gens[i].begin(), gens[i].end(), 0u);
+      std::swap(gens[i][4 * i], gens[i][4 * i + 1]);
+      std::swap(gens[i][4 * i + 2], gens[i][4 * i + 3]);
+    }
+    return gens;
+  };
+  static_assert(Symmetry::kMaxImages == 4096);
+  const System sys12 = raise_then_wait(std::vector<std::int64_t>(48, 2));
+  Deadline counting(1e9, [] { return 0.0; }, {}, /*cadence=*/1);
+  const std::optional<Symmetry> s = Symmetry::automatic(sys12, blocks_of(sys12), Given(double_swaps(12)), nullptr, &counting);
+  ASSERT_TRUE(s.has_value());
+  EXPECT_TRUE(s->classes().empty());
+  EXPECT_EQ(s->images().size(), 4096u);
+  EXPECT_EQ(s->group_size(), 4096u);
+  EXPECT_GE(counting.reads(), 4096u * 12) << "a poll an image and generator";
+  const System sys13 = raise_then_wait(std::vector<std::int64_t>(52, 2));
+  EXPECT_FALSE(Symmetry::automatic(sys13, blocks_of(sys13), Given(double_swaps(13))).has_value());
+  // A swap among them keeps its class, and the cosets are dropped: the class's group alone.
+  std::vector<std::vector<std::uint32_t>> gens = double_swaps(13);
+  gens.push_back(gens[0]);
+  std::iota(gens.back().begin(), gens.back().end(), 0u);
+  std::swap(gens.back()[0], gens.back()[1]);
+  const std::optional<Symmetry> h = Symmetry::automatic(sys13, blocks_of(sys13), Given(gens));
+  ASSERT_TRUE(h.has_value());
+  EXPECT_EQ(h->classes(), (std::vector<std::vector<std::uint32_t>>{{0, 1}}));
+  EXPECT_EQ(h->images().size(), 1u);
+  EXPECT_EQ(h->group_size(), 2u);
 }
 
 // nauty polls the deadline once a node of its search tree and stops when it expires:

@@ -516,6 +516,12 @@ TEST(AutomaticSymmetry, AtMostKMaxImagesCosets) {
   EXPECT_EQ(s->images().size(), 4096u);
   EXPECT_EQ(s->group_size(), 4096u);
   EXPECT_GE(counting.reads(), 4096u * 12) << "a poll an image and generator";
+  // Cut half-way (most reads are the enumeration's): no symmetry, and no read past the cut.
+  const std::uint64_t half = counting.reads() / 2;
+  std::uint64_t reads = 0;
+  Deadline cut(1, [&] { return reads++ < half ? 0.0 : 2.0; }, {}, /*cadence=*/1);
+  EXPECT_FALSE(Symmetry::automatic(sys12, blocks_of(sys12), Given(double_swaps(12)), nullptr, &cut).has_value());
+  EXPECT_EQ(reads, half + 1) << "it stops at the first read past the cut";
   const System sys13 = raise_then_wait(std::vector<std::int64_t>(52, 2));
   EXPECT_FALSE(Symmetry::automatic(sys13, blocks_of(sys13), Given(double_swaps(13))).has_value());
   // A swap among them keeps its class, and the cosets are dropped: the class's group alone.

@@ -1,4 +1,4 @@
-"""python3 scripts/ci_rehearse_selftest.py   (ctest ci_rehearse)
+"""python3 scripts/ci_rehearse_selftest.py [--only NAME,...]   (ctest ci_rehearse, ci_rehearse_*)
 
 .github/workflows/bench.yml's tracking path rehearsed for real
 (./scripts/check-workflows --rehearse, scripts/ci_rehearse.py) on the working tree, in
@@ -33,6 +33,9 @@ actions that cannot be rehearsed), the caches (exact key, absolute paths, anothe
 list or ref, a key saved twice, the combined action's post step), exit 77 outside a
 checkout, and bench.yml's other decisions (times only warn, the gate alone fails, a
 re-recorded baseline accepted, a benchmark step that fails).
+
+--only NAME,... runs those tests alone (ctest runs them in three parts: ci_rehearse_units
+in-process in a second, ci_rehearse_actions on planted workflows, ci_rehearse on bench.yml).
 
 Prints "rehearsal: passed" and the time taken.  Exit 0 passed; 1 a check failed;
 2 usage; 77 skipped (not in a git checkout, or no PyYAML).
@@ -734,8 +737,19 @@ def test_decisions(check, tmp):
           f"decisions, run 7 (the benchmark step fails): the job fails, 'the benchmarks did not run': exit {rc}")
 
 
+TESTS = (("units", test_units), ("expressions", test_expressions), ("refusals", test_refusals), ("skip", test_skip),
+         ("gab", test_gab), ("gab-previous", test_gab_previous), ("features", test_features), ("cache", test_cache),
+         ("tracking", test_tracking), ("decisions", test_decisions))
+
+
 def main(argv):
-    Parser("ci_rehearse_selftest.py", __doc__).parse_args(argv[1:])
+    p = Parser("ci_rehearse_selftest.py", __doc__)
+    p.add_argument("--only", metavar="NAME,...", help="only these tests (ctest runs them in three parts, so that "
+                   "scripts/mutate runs the part that reaches a line; names: " + ", ".join(n for n, _ in TESTS) + ")")
+    a = p.parse_args(argv[1:])
+    only = set(a.only.split(",")) if a.only is not None else None
+    if only is not None and (not only or only - {n for n, _ in TESTS}):
+        p.error(f"--only: unknown test {', '.join(sorted(only - {n for n, _ in TESTS})) or repr(a.only)}")
     import ci_rehearse
     try:
         ci_rehearse.repo_root()
@@ -746,9 +760,9 @@ def main(argv):
     check = Checks()
     t0 = time.monotonic()
     with tempfile.TemporaryDirectory(prefix="ci-rehearse-test-") as tmp:
-        for name, test in (("units", test_units), ("expressions", test_expressions), ("refusals", test_refusals), ("skip", test_skip), ("gab", test_gab),
-                           ("gab-previous", test_gab_previous), ("features", test_features), ("cache", test_cache),
-                           ("tracking", test_tracking), ("decisions", test_decisions)):
+        for name, test in TESTS:
+            if only and name not in only:
+                continue
             os.makedirs(os.path.join(tmp, name))
             test(check, os.path.join(tmp, name))
     took = time.monotonic() - t0

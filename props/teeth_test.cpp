@@ -319,6 +319,18 @@ TEST(Teeth, BudgetCutsTheWrongBudgetNamed) {
   })));
 }
 
+TEST(Teeth, BudgetCutsAViolationCutShortUnsaid) {  // UNSAFE found, the rest not searched, and no word of the budget
+  EXPECT_TRUE(property_fails("the note names the budget that ran out", cuts_with([](CheckResult& r) {
+    if (!r.exhaustive && r.verdict == Verdict::Unsafe) r.note.clear();
+  }), 2000));
+}
+
+TEST(Teeth, BudgetCutsACounterexampleUnexplained) {
+  EXPECT_TRUE(property_fails("a BUDGET that hands out a counterexample says so", cuts_with([](CheckResult& r) {
+    if (const auto at = r.note.find("(the counterexample)"); at != std::string::npos) r.note.erase(at);
+  })));
+}
+
 TEST(Teeth, BudgetCutsMemoryOvershotByAGrowthStep) {  // the budget checked after the table grows, not before
   CutImpl broken;
   broken.decide = [](const System& sys, const EngineOptions& o) -> Result<CheckResult> {

@@ -1,7 +1,5 @@
 #include <gtest/gtest.h>
 
-#include <regex>
-#include <tuple>
 
 #include <limits>
 #include <memory>
@@ -12,10 +10,7 @@
 #include "neffbar/model/engines/explicit/search.h"
 #include "neffbar/model/engines/engine.h"
 #include "neffbar/model/frontend/faults.h"
-#include "neffbar/model/scenarios/matrix.h"
-#include "neffbar/report/matrix_report.h"
 #include "neffbar/model/engines/oracle.h"
-#include "neffbar/model/exports/promela.h"
 #include "neffbar/model/scenarios/scenario.h"
 #include "neffbar/model/engines/explicit/symmetry.h"
 
@@ -373,92 +368,6 @@ TEST(Engines, RandomModeFindsC7AndRuns64Chips) {
   EXPECT_GT(b->result.instructions, 3u * 64 * 4 * 20);           // the instructions it really executed
 }
 
-}  // namespace
-}  // namespace neffbar::model
-
-namespace neffbar::model {
-namespace {
-
-// Round bodies run as one Promela loop: the body written once whatever the count, each
-// flag index moved on by the loop's run; a program that is no body run R times (or
-// whose processes disagree on R) is written out as before.
-TEST(Promela, ARepeatedBodyIsOneLoopOverIt) {
-  using namespace hand_made;
-  const auto repeated = [](std::uint32_t runs, std::uint16_t body_rounds) {
-    System s = make(1, {{arrive(), inc(0), depart()}, {arrive(), wait(0), depart()}}, {{}, {0}}, runs * body_rounds);
-    for (Process& p : s.procs) p.program = Program::repeated(p.program.body(), runs, body_rounds);
-    return s;
-  };
-  const auto count = [](const std::string& text, const std::string& what) {
-    std::size_t n = 0;
-    for (std::size_t at = text.find(what); at != std::string::npos; at = text.find(what, at + 1)) ++n;
-    return n;
-  };
-  const std::string two = to_promela(repeated(2, 1), false), many = to_promela(repeated(1000, 1), false);
-  EXPECT_EQ(count(two, "L1: if"), 2u) << two;  // each process's pc 1, once
-  EXPECT_EQ(promela_loop_runs(repeated(2, 1)), 2u);  // two runs are a loop already
-  EXPECT_NE(two.find(":: rnd < 2 ->"), std::string::npos) << two;
-  EXPECT_EQ(count(two, "L4: if"), 0u) << two;
-  EXPECT_EQ(count(many, "L1: if"), 2u) << many;
-  EXPECT_EQ(count(many, "L4: if"), 0u) << many;
-  EXPECT_NE(many.find("short rnd = 0;\n  do\n  :: rnd < 1000 ->"), std::string::npos) << many;
-  EXPECT_NE(many.find("arr[0 + rnd] = 1"), std::string::npos) << many;
-  EXPECT_NE(many.find("assert(arr[0 + rnd])"), std::string::npos) << many;  // p1's guarantee, this run's round
-  EXPECT_NE(many.find("bit arr[2000]"), std::string::npos) << many;
-  const std::string spaced = to_promela(repeated(3, 2), false);  // each run two rounds on
-  EXPECT_NE(spaced.find("arr[0 + rnd * 2] = 1"), std::string::npos) << spaced;
-  // Written out: the same program held as one run, or processes with different counts.
-  System once = repeated(2, 1);
-  for (Process& p : once.procs) p.program = Program(p.program.written_out());
-  const std::string out = to_promela(once, false);
-  EXPECT_EQ(out.find("rnd"), std::string::npos) << out;
-  EXPECT_EQ(count(out, "L1: if"), 2u) << out;
-  EXPECT_EQ(count(out, "L4: if"), 2u) << out;  // the second round's pc 1
-  EXPECT_NE(out.find("arr[1] = 1"), std::string::npos) << out;  // p0's flag of round 1
-  System mixed = repeated(2, 1);
-  mixed.procs[1].program = Program(mixed.procs[1].program.written_out());
-  EXPECT_EQ(to_promela(mixed, false).find("rnd"), std::string::npos);
-  // The same count of runs, but one process's run spans two rounds: no common loop.
-  System spans = repeated(2, 2);
-  spans.procs[1].program = Program::repeated(spans.procs[1].program.body(), 2, 1);
-  EXPECT_EQ(promela_loop_runs(spans), 1u);
-  EXPECT_EQ(to_promela(spans, false).find("rnd"), std::string::npos);
-  EXPECT_EQ(promela_loop_runs(System{}), 1u) << "no process: nothing to loop";
-  // A guarantee naming no process is no guarantee, as in every engine.
-  System stray = repeated(1, 1), none = repeated(1, 1);
-  stray.procs[1].guarantee = {0, 2, 7};
-  EXPECT_EQ(to_promela(stray, false), to_promela(none, false));
-}
-
-// The header's state-vector bound, where the default 1024 bytes would not do: at least
-// what the model's globals take (an int a semaphore, a byte an arrival flag, 4 bytes a
-// process and its counter), at most a generous 32 bytes a process more, and VECTORSZ
-// its next multiple of 1024.  (What pan really needs is checked by SPIN itself at 253
-// processes: 3,060 bytes against a bound of 6,429; Spin.RunsTheLargestModelNeffbarExports...)
-TEST(Promela, TheStateVectorBoundHoldsTheModelsGlobals) {
-  using namespace hand_made;
-  const auto bound = [](const System& s) {
-    const std::string model = to_promela(s, false);
-    std::smatch m;
-    EXPECT_TRUE(std::regex_search(model, m, std::regex("state vector up to ([0-9]+) bytes: compile pan with -DVECTORSZ=([0-9]+)")))
-        << model.substr(0, 300);
-    if (m.empty()) return std::pair<std::uint64_t, std::uint64_t>{};
-    return std::pair<std::uint64_t, std::uint64_t>{std::stoull(m[1]), std::stoull(m[2])};
-  };
-  for (const auto& [procs, semas, rounds] : {std::tuple{2u, 1u, 1000u}, std::tuple{250u, 300u, 4u}, std::tuple{60u, 1u, 1u}}) {
-    std::vector<std::vector<Instr>> progs(procs);
-    for (std::uint32_t p = 0; p < procs; ++p) progs[p] = {arrive(), inc(p % semas), depart()};
-    System s = make(semas, progs, {}, rounds);
-    for (Process& p : s.procs) p.program = Program::repeated(p.program.body(), rounds, 1);
-    const std::uint64_t globals = 4ull * semas + std::uint64_t{procs} * rounds, P = procs + 2;
-    const auto [n, vectorsz] = bound(s);
-    EXPECT_GE(n, globals + 4 * P) << procs << "x" << semas << "x" << rounds;
-    EXPECT_LE(n, globals + 32 * P + 128) << procs << "x" << semas << "x" << rounds;
-    EXPECT_EQ(vectorsz, (n + 1023) / 1024 * 1024);
-  }
-  EXPECT_EQ(to_promela(make(1, {{arrive(), depart()}}), false).find("VECTORSZ"), std::string::npos) << "1024 holds it";
-}
-
 // run_block's contract (block.h): a block that is blocked or fails leaves the values as
 // they were, even when its first instructions had changed them -- the search runs the
 // next process's block on the same values.
@@ -480,12 +389,6 @@ TEST(Engines, ABlockThatFailsLeavesTheValuesAsTheyWere) {
   EXPECT_EQ(vals[1], 2);
 }
 
-}  // namespace
-}  // namespace neffbar::model
-
-namespace neffbar::model {
-namespace {
-
 // decide()'s defaults (engine.h): random mode tries 100 schedules unless told otherwise.
 TEST(Engines, RandomModeTriesTheDefault100Schedules) {
   EngineOptions o;
@@ -497,141 +400,6 @@ TEST(Engines, RandomModeTriesTheDefault100Schedules) {
   const EngineOptions from_scenario = Scenario{}.run;  // a scenario's (the CLI's) defaults too
   EXPECT_EQ(from_scenario.random_runs, 100u);
   EXPECT_EQ(from_scenario.seed, 1u);
-}
-
-}  // namespace
-}  // namespace neffbar::model
-
-namespace neffbar::model {
-namespace {
-
-// A matrix row says whether the global property holds, as its own field too.
-TEST(Matrix, RowsSayWhetherTheGlobalPropertyHolds) {
-  Scenario s;
-  s.topo = Topology{2, 2, Fabric::Default, true, 1, Wiring::PerPeer, Lowering::Table};
-  s.run.check.guarantee = GuaranteeMode::Declared;  // OK, with the global finding reported
-  const MatrixRow broken = *matrix_row(s);
-  EXPECT_EQ(broken.verdict, Verdict::Ok);
-  EXPECT_FALSE(broken.global_holds());
-  EXPECT_NE(broken.global, GlobalStatus::Holds);
-  s.topo.lowering = Lowering::Hierarchical;
-  const MatrixRow holds = *matrix_row(s);
-  EXPECT_TRUE(holds.global_holds());
-  EXPECT_EQ(holds.global, GlobalStatus::Holds);
-  EXPECT_TRUE(holds.counterexample.empty());
-  EXPECT_EQ(holds.cex_steps, 0u);
-}
-
-// A row keeps its system and counterexample (for the grid's charts) only when asked:
-// the matrix's thousands of rows would otherwise hold every one.
-TEST(Matrix, ARowKeepsItsCounterexampleOnlyWhenAsked) {
-  Scenario s;
-  s.topo = Topology{2, 2, Fabric::Default, true, 1, Wiring::PerPeer, Lowering::Table};
-  const MatrixRow plain = *matrix_row(s);
-  ASSERT_NE(plain.verdict, Verdict::Ok);
-  EXPECT_FALSE(plain.cex.has_value());
-  EXPECT_EQ(plain.system, nullptr);
-  const MatrixRow kept = *matrix_row(s, true);
-  ASSERT_TRUE(kept.cex.has_value());
-  ASSERT_NE(kept.system, nullptr);
-  EXPECT_EQ(kept.cex->trace.size(), plain.cex_steps);
-  MatrixOptions o;
-  o.small = true;
-  for (const MatrixRow& r : run_matrix(o)) ASSERT_FALSE(r.cex.has_value() || r.system) << "kept without being asked";
-}
-
-// The small matrix: one row per scenario, in the scenarios' order, and progress after
-// each row as (rows done, rows in all), ending at (768, 768).
-TEST(Matrix, RunsEveryScenarioInOrderAndReportsProgressAfterEachRow) {
-  std::vector<std::pair<std::size_t, std::size_t>> calls;
-  MatrixOptions o;
-  o.small = true;
-  o.progress = [&](std::size_t done, std::size_t total) { calls.emplace_back(done, total); };
-  const std::vector<MatrixRow> rows = run_matrix(o);
-  const std::vector<Scenario> all = matrix_scenarios(true);
-  ASSERT_EQ(rows.size(), all.size());
-  ASSERT_EQ(all.size(), 768u);
-  ASSERT_EQ(calls.size(), all.size());
-  for (std::size_t i = 0; i < all.size(); ++i) {
-    EXPECT_EQ(rows[i].topo, all[i].topo) << i;
-    EXPECT_EQ(rows[i].hyp, all[i].hyp) << i;
-    EXPECT_EQ(calls[i], std::pair(i + 1, all.size())) << i;
-  }
-}
-
-// Every cell of the matrix and of the full table has its own 60 s budget (a cell that
-// runs long is a BUDGET row, not a `hypotheses` that never ends), and the matrix asks
-// the explicit search for its shortest counterexamples.
-TEST(Matrix, EveryCellHasASixtySecondBudget) {
-  for (const bool small : {true, false}) {
-    for (const Scenario& s : matrix_scenarios(small)) {
-      ASSERT_EQ(s.run.check.max_seconds, 60) << small;
-      ASSERT_EQ(s.run.engine, Engine::Explicit) << small;
-    }
-  }
-  for (const Scenario& s : full_scenarios()) ASSERT_EQ(s.run.check.max_seconds, 60);
-}
-
-// The full table's summary: per key (lowering, fabric, wiring, dec, host-CC) and per
-// leader count 1..4, the chip counts where the row is OK as ranges, then the other
-// verdicts counted; only 1-round rows; "(not all exact)" when a row was not exact.
-TEST(Matrix, FullSummaryGroupsChipRangesPerLeaderCount) {
-  std::vector<MatrixRow> rows;
-  const auto row = [&](std::uint32_t C, std::uint32_t L, Verdict v, std::uint32_t rounds = 1, bool exact = true) {
-    MatrixRow r;
-    r.topo = Topology{C, L, Fabric::Default, true, rounds, Wiring::PerPeer, Lowering::Table};
-    r.verdict = v;
-    r.exact = exact;
-    rows.push_back(r);
-  };
-  for (std::uint32_t C : {1u, 2u, 3u, 5u}) row(C, 1, Verdict::Ok);
-  row(4, 1, Verdict::GlobalUnsafe);
-  row(6, 1, Verdict::GlobalUnsafe);
-  row(1, 2, Verdict::Ok);
-  row(1, 4, Verdict::Ok, 1, /*exact=*/false);
-  row(7, 1, Verdict::Ok, /*rounds=*/2);  // not a 1-round row: left out
-  const std::string md = report::full_summary_markdown(rows);
-  EXPECT_NE(md.find("| table | default | per_peer | one | on | 1-3, 5 | 1 | none | 1 | GLOBAL_UNSAFE x2 (not all exact) |\n"),
-            std::string::npos)
-      << md;
-  EXPECT_EQ(md.find("7"), std::string::npos) << md;
-  rows.pop_back();
-  rows.pop_back();  // every row exact now
-  EXPECT_NE(report::full_summary_markdown(rows).find("| 1 | none | none | GLOBAL_UNSAFE x2 |\n"), std::string::npos)
-      << report::full_summary_markdown(rows);
-}
-
-}  // namespace
-}  // namespace neffbar::model
-
-namespace neffbar::model {
-namespace {
-
-// The Promela export's defaults (promela.h): guarantees, reuse and overflow asserted,
-// the global property only when asked; one flag per process and round.
-TEST(Promela, TheDefaultExportAssertsGuaranteesReuseAndOverflow) {
-  using namespace hand_made;
-  System s = make(1, {{arrive(), inc(0), depart()}, {arrive(), wait(0), depart()}}, {{}, {0}}, 2);
-  const std::string declared = to_promela(s, false);
-  EXPECT_NE(declared.find("assert(arr[0])"), std::string::npos) << declared;             // p1's guarantee: p0, round 0
-  EXPECT_NE(declared.find("&& sem[0] == 0)"), std::string::npos) << declared;            // reuse
-  EXPECT_NE(declared.find("assert(false); goto L1"), std::string::npos) << declared;     // overflow of p0's inc
-  EXPECT_NE(declared.find("bit arr[4]"), std::string::npos) << declared;                 // 2 processes x 2 rounds
-  EXPECT_EQ(declared.find("arr[1]"), std::string::npos) << declared;                     // p1's flag is never needed...
-  const std::string global = to_promela(s, true);
-  EXPECT_NE(global.find("arr[2]"), std::string::npos) << global;                         // ... but for the global property
-  const std::string none = to_promela(s, PromelaChecks{.guarantees = false, .global = false, .reuse = false, .overflow = false});
-  EXPECT_EQ(none.find("assert(arr"), std::string::npos) << none;
-  EXPECT_EQ(none.find("assert(false)"), std::string::npos) << none;
-  // The first line says what the model asserts, so a model file read alone says what
-  // SPIN's "no errors" covers.
-  const auto first_line = [](const std::string& m) { return m.substr(0, m.find('\n')); };
-  EXPECT_EQ(first_line(declared), "/* neffbar: 2 processes, 1 semaphores, 2 rounds, compare >=; asserts: guarantees reuse overflow */");
-  EXPECT_EQ(first_line(global), "/* neffbar: 2 processes, 1 semaphores, 2 rounds, compare >=; asserts: guarantees global reuse overflow */");
-  EXPECT_EQ(first_line(none), "/* neffbar: 2 processes, 1 semaphores, 2 rounds, compare >=; asserts: */");
-  s.compare = Compare::Gt;
-  EXPECT_EQ(first_line(to_promela(s, PromelaChecks{.guarantees = false, .global = false, .reuse = false, .overflow = true})),
-            "/* neffbar: 2 processes, 1 semaphores, 2 rounds, compare >; asserts: overflow */");
 }
 
 }  // namespace

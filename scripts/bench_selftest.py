@@ -991,6 +991,50 @@ def test_gate_memory(check):
     check(set(f) == {BENCH} and "2,100,000" in f[BENCH], f"gate, memory: ... five of 9 are the median: {f}")
 
 
+def test_compare_memory_table(check, tmp):
+    """bench-compare's memory table: each benchmark of the baseline the run has, with a
+    memory figure on either side; per figure both values and the change: +x.xx %, from 0
+    (0 grown), +0.00% (0 kept), missing (the run lacks it), new (the baseline lacks it);
+    none when no benchmark has a figure.  A run lacking one figure fails naming it."""
+    spec = {FLOOR: (spread(100.0), 1e6), BENCH: (spread(400.0), 2e6), OTHER: (spread(50.0), 3e5)}
+
+    def put(name, run):
+        path = os.path.join(tmp, name)
+        with open(path, "w") as f:
+            json.dump(run, f)
+        return path
+
+    def table(out):
+        lines = out.split("\n")
+        at = next((i for i, x in enumerate(lines) if x.startswith("memory per operation")), None)
+        if at is None:
+            return []
+        rows = []
+        for x in lines[at + 1:]:
+            if not x.strip():
+                break
+            rows.append(" ".join(x.split()))
+        return rows
+    base = put("base.json", with_memory(fake_run(spec), {FLOOR: (0, 0.0), BENCH: (1000, 10.0)}))
+    cur = put("cur.json", with_memory(fake_run(spec), {FLOOR: (16, 0.0), OTHER: (64, 2.0)}))
+    rc, out, _ = script("bench-compare", base, cur)
+    want = [f"{FLOOR} 0 16 from 0 0 0 +0.00%", f"{BENCH} 1,000 - missing 10 - missing", f"{OTHER} - 64 new - 2 new"]
+    check(rc == 1 and table(out) == want, f"bench-compare's memory table: from 0, +0.00%, missing, new: {table(out)}")
+    grown = put("grown.json", with_memory(fake_run(spec), {FLOOR: (0, 0.0), BENCH: (1030, 10.0)}))
+    rc, out, _ = script("bench-compare", base, grown)
+    want = [f"{FLOOR} 0 0 +0.00% 0 0 +0.00%", f"{BENCH} 1,000 1,030 +3.00% 10 10 +0.00%"]
+    check(rc == 1 and table(out) == want, f"bench-compare's memory table: +3.00 % and unchanged: {table(out)}")
+    half = with_memory(fake_run(spec), {FLOOR: (0, 0.0), BENCH: (1000, 10.0)})
+    for b in half["benchmarks"]:
+        if b.get("run_name") == BENCH:
+            b.pop("allocs_per_iter", None)
+    rc, out, err = script("bench-compare", base, put("half.json", half))
+    check(rc == 1 and not err and f"{BENCH}: no allocations in the current run" in out and "no peak bytes" not in out,
+          f"bench-compare: a run with peak bytes but no allocations fails naming the allocations ({rc} {err.strip()[-80:]!r})")
+    rc, out, _ = script("bench-compare", put("plain.json", fake_run(spec)), put("plain2.json", fake_run(spec)))
+    check(rc == 0 and "memory per operation" not in out, "bench-compare: no memory figure on either side, no memory table")
+
+
 def test_compare_cli(check, tmp):
     """bench-compare's options reach the gate from the command line, each shown to
     change the verdict the default gives."""
@@ -1026,6 +1070,9 @@ def test_compare_cli(check, tmp):
             (["--no-memory"], mem3, 0, "--no-memory: peak bytes +3 % passes"),
             (["--no-count", "--no-time"], mem3, 1, "--no-count --no-time: memory alone is gated, +3 % fails"),
             (["--no-count", "--no-time"], base_mem, 0, "--no-count --no-time: the same memory passes"),
+            (["--no-count", "--no-memory"], slow, 1, "--no-count --no-memory: time alone is gated, +30 % fails"),
+            (["--no-time", "--no-memory", "--count-threshold", "1"], more, 1,
+             "--no-time --no-memory: instructions alone are gated, +1.5 % over 1 fails"),
             ([], nomem, 1, "a run without the memory figures the baseline has: exit 1"),
             (["--no-memory"], nomem, 0, "--no-memory: a run without memory figures passes")):
         rc, out, err = script("bench-compare", *args, base_mem if cur in (mem3, nomem, base_mem) else base, cur)
@@ -1312,7 +1359,7 @@ def main(with_screenshot=False):
             test_change_points(check)
             for name, test in (("input", test_bad_input), ("atomic", test_atomic_writes), ("track", test_track),
                                ("track-memory", test_track_memory),
-                               ("compare", test_compare_cli), ("ratios", test_ratios_cli), ("count", test_count_cli),
+                               ("compare", test_compare_cli), ("compare-memory", test_compare_memory_table), ("ratios", test_ratios_cli), ("count", test_count_cli),
                                ("history", test_history_main), ("records", test_history_records),
                                ("series", test_track_series), ("pipeline", test_pipeline_teeth)):
                 os.makedirs(os.path.join(tmp, name))

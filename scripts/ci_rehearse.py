@@ -227,10 +227,12 @@ class Filtered(list):
     """The array an object filter (a.*) makes: a property of it maps over its items."""
 
 
-FUNCTIONS = {  # name -> (min args, max args)
+# name -> (min args, max args): actions/runner's ExpressionConstants and
+# HashFilesFunction (format and hashFiles take at most Byte.MaxValue)
+FUNCTIONS = {
     "success": (0, 0), "failure": (0, 0), "always": (0, 0), "cancelled": (0, 0),
-    "contains": (2, 2), "startswith": (2, 2), "endswith": (2, 2), "format": (1, 99), "join": (1, 2),
-    "tojson": (1, 1), "fromjson": (1, 1), "hashfiles": (1, 99),
+    "contains": (2, 2), "startswith": (2, 2), "endswith": (2, 2), "format": (1, 255), "join": (1, 2),
+    "tojson": (1, 1), "fromjson": (1, 1), "hashfiles": (1, 255),
 }
 STATUS_FUNCTIONS = {"success", "failure", "always", "cancelled"}
 CONTEXTS = {"github", "env", "secrets", "matrix", "steps", "runner", "job", "strategy", "inputs", "vars"}
@@ -652,10 +654,17 @@ def glob_paths(patterns, descendants, hidden=True, follow=False):
 
 def hash_files(workspace, patterns):
     """hashFiles() as the runner computes it: the SHA-256 of each matched file of the
-    workspace, in order, fed into one SHA-256; '' when none matches."""
+    workspace, in order, fed into one SHA-256; '' when none matches.  Symbolic links to
+    folders are not followed unless the first argument is --follow-symbolic-links (any
+    other --option there is an error), as actions/runner's HashFilesFunction has it."""
+    follow = False
+    if patterns and patterns[0].startswith("--"):
+        if patterns[0].lower() != "--follow-symbolic-links":
+            raise ExprError(f"hashFiles(): invalid glob option {patterns[0]}, available option: '--follow-symbolic-links'")
+        follow, patterns = True, patterns[1:]
     pats = [Pattern(p, workspace) for p in patterns if p.strip()]
     total, count = hashlib.sha256(), 0
-    for f in glob_paths(pats, descendants=True, follow=True):
+    for f in glob_paths(pats, descendants=True, follow=follow):
         if not f.startswith(workspace.rstrip("/") + "/") or not os.path.isfile(f):
             continue
         h = hashlib.sha256()

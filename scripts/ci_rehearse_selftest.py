@@ -158,6 +158,9 @@ def test_units(check, tmp):
         ("format('{0}-{1}{{}}', matrix.suite, 2)", "quick-2{}"), ("toJSON(matrix)", '{\n  "suite": "quick"\n}'),
         ("fromJSON('1.5') > 1", True), ("hashFiles('a', 'b')", "H"), ("success() && !cancelled()", True),
         ("GitHub.SHA", "abc"), ("steps.*.outcome", ["failure"]), ("(1 == 2) || (2 == 2) && 'z'", "z"),
+        ("'0x10' == 16", True), ("endsWith('x.yml', '.txt')", False), ("format('{0}', 1e21)", "1e+21"),
+        ("toJSON(1e21)", "1e+21"), ("format('{0}, {1}', 1e20, 2.0)", "100000000000000000000, 2"),
+        ("format('{0}'" + ", 7" * 254 + ")", "7"),  # 255 arguments, the most the runner takes
     ]
     for text, want in cases:
         try:
@@ -172,6 +175,14 @@ def test_units(check, tmp):
             check(False, f"${{{{ {text} }}}}: accepted")
         except cr.ExprError as e:
             check(name in str(e), f"${{{{ {text} }}}}: an error naming {name}: {e}")
+    for text, name in (("format('{0}{1}', 'a')", "format"), ("format('{0}'" + ", 7" * 255 + ")", "format")):
+        try:  # a place with no argument; 256 arguments
+            node = cr.parse_expression(text)
+            cr.check_names(node)
+            ev.eval(node)
+            check(False, f"${{{{ {text[:40]} }}}}: accepted")
+        except cr.ExprError as e:
+            check(name in str(e), f"${{{{ {text[:40]} }}}}: an error naming {name}: {str(e)[:80]}")
     for text in ("a ==", "'open", "a.(b)", "1 2"):
         try:
             cr.parse_expression(text)
@@ -190,6 +201,13 @@ def test_units(check, tmp):
         check(False, "GITHUB_OUTPUT without its delimiter: accepted")
     except cr.FileCommandError as e:
         check("delimiter" in str(e), f"GITHUB_OUTPUT without its delimiter: an error ({e})")
+    with open(out, "w") as f:
+        f.write("=x\n")
+    try:
+        cr.parse_file_command(out)
+        check(False, "GITHUB_OUTPUT with an empty name: accepted")
+    except cr.FileCommandError as e:
+        check("name must not be empty" in str(e), f"GITHUB_OUTPUT '=x': an error, the name must not be empty ({e})")
     ws = os.path.join(tmp, "ws")
     os.makedirs(os.path.join(ws, "d", "e"))
     for name, text in (("d/x.txt", "x"), ("d/e/y.txt", "y"), ("d/.h", "h"), ("z.txt", "z")):
@@ -202,6 +220,15 @@ def test_units(check, tmp):
     got = cr.hash_files(ws, ["d/**/*.txt"])
     check(got == want, "hashFiles('d/**/*.txt'): each file's SHA-256, depth first and sorted, into one SHA-256")
     check(cr.hash_files(ws, ["nothing*"]) == "", "hashFiles of nothing: ''")
+    os.symlink(os.path.join(ws, "d"), os.path.join(ws, "link"))
+    check(cr.hash_files(ws, ["link/**/*.txt"]) == "" and cr.hash_files(ws, ["--follow-symbolic-links", "link/**/*.txt"]) == want,
+          "hashFiles: a symbolic link to a folder is followed only after --follow-symbolic-links")
+    try:
+        cr.hash_files(ws, ["--follow", "d/**"])
+        check(False, "hashFiles('--follow', ...): accepted")
+    except cr.ExprError as e:
+        check("--follow" in str(e), f"hashFiles: an unknown --option is an error naming it ({e})")
+    os.unlink(os.path.join(ws, "link"))
     found = [os.path.relpath(p, ws) for p in cr.glob_paths(cr.pattern_lines("d\n!d/e/**", ws), descendants=True)]
     check(found == ["d/.h", "d/x.txt"], f"a folder with its files, hidden ones too, a negated glob left out: {found}")
 

@@ -1384,6 +1384,7 @@ class Rehearsal:
         self.secrets = dict(args.secret_pairs)
         self.cache_state, self.posts, self.artifacts = {}, [], []
         self.steps_ctx, self.status, self.cancelled = {}, "success", False
+        self.job_index, self.job_total = 0, 1  # the matrix combination picked, of how many
         self.server_url = "https://github.com"
         self.workflow_name = to_str(wf.get("name")) or self.workflow_file()
         self.event = args.event
@@ -1484,9 +1485,12 @@ class Rehearsal:
         self.runner_ctx = {"os": "Linux", "arch": "X64", "name": "rehearsal", "temp": temp,
                            "tool_cache": os.path.join(os.path.dirname(temp), "_tool"), "debug": "",
                            "environment": "github-hosted"}
+        # The combination's 0-based index among the matrix's, their number, and max-parallel
+        # that number unless set (docs.github.com, contexts#strategy-context: the last job
+        # of four is job-index 3, job-total 4, max-parallel 4); a job without a matrix: 0, 1, 1.
         strategy = self.job.get("strategy") or {}
-        self.strategy_ctx = {"fail-fast": strategy.get("fail-fast", True), "job-index": 0,
-                             "job-total": 1, "max-parallel": strategy.get("max-parallel", 1)}
+        self.strategy_ctx = {"fail-fast": strategy.get("fail-fast", True), "job-index": self.job_index,
+                             "job-total": self.job_total, "max-parallel": strategy.get("max-parallel", self.job_total)}
         home = os.path.join(os.path.dirname(temp), "home")
         os.makedirs(home, exist_ok=True)
         base = {k: v for k, v in os.environ.items()
@@ -1686,17 +1690,19 @@ class Rehearsal:
             e["PATH"] = os.pathsep.join(reversed(self.github_path)) + os.pathsep + e.get("PATH", "")
         return e
 
-    def shell_command(self, step, script_path):
+    def shell_command(self, step, script_path, path=None):
+        """The step's command line; its programs found on `path`, the step's PATH
+        (GITHUB_PATH's folders first), as the runner finds them."""
         shell = step.raw.get("shell")
         if shell is None:
             shell = ((self.job.get("defaults") or {}).get("run") or {}).get("shell")
         if shell is None:
             shell = ((self.wf.get("defaults") or {}).get("run") or {}).get("shell")
         if shell is None:
-            return ["bash", "-e", script_path] if shutil.which("bash") else ["sh", "-e", script_path]
+            return ["bash", "-e", script_path] if shutil.which("bash", path=path) else ["sh", "-e", script_path]
         shell = str(shell)
         builtin = {"bash": ["bash", "--noprofile", "--norc", "-eo", "pipefail", "{0}"], "sh": ["sh", "-e", "{0}"],
-                   "python": [shutil.which("python") and "python" or "python3", "{0}"]}
+                   "python": ["python" if shutil.which("python", path=path) else "python3", "{0}"]}
         if shell in builtin:
             argv = builtin[shell]
         elif shell in ("pwsh", "powershell", "cmd"):
@@ -1727,7 +1733,8 @@ class Rehearsal:
             if not os.path.isdir(cwd):
                 out.write(f"Error: An error occurred trying to start process: working directory '{cwd}' does not exist\n")
                 return False, {}, False
-            p = subprocess.Popen(self.shell_command(step, script_path), cwd=cwd, env=self.process_env(step, env, files),
+            penv = self.process_env(step, env, files)
+            p = subprocess.Popen(self.shell_command(step, script_path, penv.get("PATH")), cwd=cwd, env=penv,
                                  stdout=out, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL, start_new_session=True)
             try:
                 rc = p.wait(timeout=max(limit, 0.01))
@@ -1887,19 +1894,14 @@ def snapshot(root, run_id):
 
 
 def clone(root, sha, workspace):
-    """The checkout of `sha` in `workspace`: a local clone of the repository (its objects
-    shared), the commit made visible through the alternates if the clone lacks it."""
+    """The checkout of `sha` in `workspace`: a local clone of the repository whose objects
+    are shared (the alternates `git clone --shared` writes: the commit no ref points to is
+    there too, from a worktree as well)."""
     os.makedirs(os.path.dirname(workspace), exist_ok=True)
     subprocess.run(["git", "clone", "--quiet", "--shared", "--no-checkout", root, workspace],
                    check=True, capture_output=True, stdin=subprocess.DEVNULL)
-    objects = git(root, "rev-parse", "--path-format=absolute", "--git-common-dir") + "/objects"
-    alternates = os.path.join(workspace, ".git", "objects", "info", "alternates")
-    have = open(alternates).read().split("\n") if os.path.exists(alternates) else []
-    if objects not in have:
-        os.makedirs(os.path.dirname(alternates), exist_ok=True)
-        with open(alternates, "a") as f:
-            f.write(objects + "\n")
-    shallow = os.path.join(os.path.dirname(objects), "shallow")
+    common = git(root, "rev-parse", "--path-format=absolute", "--git-common-dir")
+    shallow = os.path.join(common, "shallow")
     if os.path.exists(shallow):
         shutil.copyfile(shallow, os.path.join(workspace, ".git", "shallow"))
     git(workspace, "checkout", "--quiet", "--detach", sha)
@@ -2093,11 +2095,12 @@ def main(argv):
     pre_env = {}
     combos = matrix_combinations(lambda v: r.value(v, pre_env, f"jobs.{job_id}.strategy.matrix"),
                                  (job.get("strategy") or {}).get("matrix"))
-    chosen = [c for c in combos if all(k in c and to_str(c[k]) == v for k, v in a.matrix_pairs)]
+    chosen = [i for i, c in enumerate(combos) if all(k in c and to_str(c[k]) == v for k, v in a.matrix_pairs)]
     if not chosen:
         shown_combos = "; ".join(", ".join(f"{k}={to_str(v)}" for k, v in c.items()) for c in combos)
         raise BadInput("--matrix", f"no combination of jobs.{job_id}'s matrix has {' '.join(a.matrix)}: {shown_combos}")
-    matrix = chosen[0]
+    matrix = combos[chosen[0]]
+    r.job_index, r.job_total = chosen[0], len(combos)
 
     run_id = state.next_run()
     sha, parent = snapshot(root, run_id)

@@ -143,6 +143,16 @@ def package_steps(workflow):
 
 
 # -------------------------------------------------------------- in-process checks --
+def stub_rehearsal(cr, root, event="push"):
+    """A Rehearsal with empty contexts and no clone, for the in-process checks."""
+    import types
+    args = types.SimpleNamespace(secret_pairs=[], event=event, ref=None)
+    r = cr.Rehearsal(args, os.path.join(root, "wf.yml"), {}, "j", {}, cr.State(os.path.join(root, "state")), root)
+    r.github_ctx, r.secrets_ctx, r.matrix, r.runner_ctx, r.strategy_ctx, r.inputs_ctx = {}, {}, {}, {}, {}, {}
+    r.workspace, r.run_id, r.repository, r.sha = root, 1, "o/neffbar", "c" * 40
+    return r
+
+
 def test_units(check, tmp):
     import ci_rehearse as cr
     ctx = {"github": {"sha": "abc", "event_name": "push", "event": {"pull_request": None}, "ref": "refs/heads/main"},
@@ -231,6 +241,50 @@ def test_units(check, tmp):
     os.unlink(os.path.join(ws, "link"))
     found = [os.path.relpath(p, ws) for p in cr.glob_paths(cr.pattern_lines("d\n!d/e/**", ws), descendants=True)]
     check(found == ["d/.h", "d/x.txt"], f"a folder with its files, hidden ones too, a negated glob left out: {found}")
+    # the snapshot: tracked files (one that .gitignore matches too), changed and untracked
+    # ones, not the ignored untracked ones; the real index and HEAD untouched
+    repo = os.path.join(tmp, "repo")
+    os.makedirs(repo)
+    for name, text in ((".gitignore", "*.log\n"), ("kept.log", "tracked, ignored\n"), ("a.txt", "a\n")):
+        with open(os.path.join(repo, name), "w") as f:
+            f.write(text)
+    ident = ["-c", "user.name=t", "-c", "user.email=t@t"]
+    for cmd in (["init", "-q"], ["add", "-f", ".gitignore", "kept.log", "a.txt"], [*ident, "commit", "-qm", "one"]):
+        subprocess.run(["git", "-C", repo, *cmd], check=True, capture_output=True)
+    for name in ("new.txt", "new.log"):
+        with open(os.path.join(repo, name), "w") as f:
+            f.write("x\n")
+    head = cr.git(repo, "rev-parse", "HEAD")
+    sha, parent = cr.snapshot(repo, 1)
+    files = sorted(cr.git(repo, "ls-tree", "-r", "--name-only", sha).split("\n"))
+    check(files == [".gitignore", "a.txt", "kept.log", "new.txt"] and parent == head
+          and cr.git(repo, "status", "--porcelain") == "?? new.txt" and cr.git(repo, "rev-parse", "HEAD") == head,
+          f"the snapshot: tracked files (an ignored one too) and untracked ones not ignored; index and HEAD untouched: {files}")
+    r = stub_rehearsal(cr, ws)
+
+    def act(fn, inputs, defaults=None):
+        ctx = cr.ActionContext(r, cr.Step(1, {}), inputs, defaults)
+        fn(ctx)
+        return ctx
+    # upload-artifact keeps the paths below the search paths' common folder (d/), not from /
+    act(cr.ACTIONS["actions/upload-artifact"][0], {"name": "two", "path": "d/x.txt\nd/e/y.txt"}, cr.ACTIONS["actions/upload-artifact"][1])
+    art = os.path.join(r.state.root, "artifacts", "run-1", "two")
+    got = sorted(os.path.relpath(os.path.join(d, f), art) for d, _, fs in os.walk(art) for f in fs)
+    check(got == ["e/y.txt", "x.txt"], f"upload-artifact of two paths: relative to their common folder: {got}")
+    # cache/restore takes the first restore key with a hit, even when a later one's entry is newer
+    for created, key in ((1, "a-1"), (2, "b-1")):
+        os.makedirs(os.path.join(r.state.cache_dir(), key))
+        with open(os.path.join(r.state.cache_dir(), key, "meta.json"), "w") as f:
+            json.dump({"key": key, "version": cr.cache_version(["p"]), "ref": r.ref, "created": created}, f)
+    r.env_for_actions["GITHUB_REF"] = r.ref
+    ctx = act(cr.act_cache_restore, {"key": "x", "path": "p", "restore-keys": "a-\nb-", "lookup-only": "true"}, cr.CACHE_DEFAULTS)
+    check(ctx.outputs.get("cache-matched-key") == "a-1",
+          f"cache/restore: the first restore key that matches wins over a newer entry of a later one: {ctx.outputs}")
+    got = cr.gab_percent(cr.ActionContext(r, cr.Step(1, {}), {"alert-threshold": "-50%"}, None), "alert-threshold")
+    check(got == -0.5, f"github-action-benchmark: '-50%' is parseFloat('-50') / 100, its sign kept: {got}")
+    cur = {"name": "x", "unit": "ops/s", "value": 5}
+    got = cr.gab_normalize({"name": "x", "unit": "ns", "value": 1}, cur)
+    check(got == cur, f"github-action-benchmark: a value is converted only between units of one family (ns, ops/s: kept): {got}")
 
 
 def test_expressions(check, tmp):
@@ -258,6 +312,20 @@ def test_expressions(check, tmp):
         check(True, "the contexts env, secrets, runner, job, strategy, inputs, vars and always(), failure(), join() are known")
     except cr.ExprError as e:
         check(False, f"a known context or function refused: {e}")
+    r = stub_rehearsal(cr, tmp)
+    r.status = "failure"
+    got = [r.condition(c, {}, "if") for c in ("contains('ab', 'a')", "failure() && contains('ab', 'a')")]
+    check(got == [False, True], f"after a failure, an `if` without a status function is success() && (...): {got}")
+    r.status = "success"
+    got = r.condition("${{ false }} ${{ false }}", {}, "if")
+    check(got is True, f"an `if` of two ${{{{ }}}} is the string 'false false', true: {got}")
+    r = stub_rehearsal(cr, tmp, "pull_request")
+    r.commit_info = dict.fromkeys(("tree", "message", "timestamp", "author_name", "author_email", "committer_name",
+                                   "committer_email", "parent"), "x")
+    event = r.make_payload()
+    n = event["number"]
+    check(n == event["pull_request"]["number"] and r.ref == f"refs/pull/{n}/merge",
+          f"pull_request: the event's number is its pull request's and GITHUB_REF's: {n} {event['pull_request']['number']} {r.ref}")
 
 
 def test_refusals(check, tmp):
@@ -408,6 +476,10 @@ def test_gab(check, tmp):
           f"gab, run 2 (+60 %): flags off passes, fail-on-alert fails the step: {off!r} {fail!r}")
     alerts = out2.count("Performance alert! Previous value was 100 and current value is 160")
     check(alerts == 1, f"gab, run 2: one 'Performance alert!' (fail-on-alert's), none with both flags off: {alerts}")
+    logs = os.path.join(state, "runs", f"run-{run_id_of(out2)}", "j")
+    logged = "".join(open(os.path.join(logs, x)).read() for x in sorted(os.listdir(logs)) if x.endswith(".log"))
+    check("Performance alert!" in logged and "would post the alert" not in logged,
+          "gab, run 2: the alert logged, and no commit comment without comment-on-alert")
     summary = summary_of(state, out2)
     check("| `BM_X` |" in summary and "1.60" in summary, f"gab, run 2: summary-always writes the comparison: {summary[-300:]!r}")
     with open(os.path.join(series, "fail.json")) as f:
@@ -430,13 +502,19 @@ jobs:
     strategy:
       matrix:
         suite: [a, b]
+    defaults:
+      run:
+        shell: env JOB_DEFAULT=1 bash -e {0}
     steps:
+      - name: the job's defaults.run.shell
+        run: test "$JOB_DEFAULT" = 1
       - name: file commands
         run: |
           echo "FOO=bar" >> "$GITHUB_ENV"
           mkdir -p "$RUNNER_TEMP/bin"
           printf '#!/bin/sh\\necho tool-ran\\n' > "$RUNNER_TEMP/bin/mytool"
-          chmod +x "$RUNNER_TEMP/bin/mytool"
+          printf '#!/bin/sh\\nFAKE_PYTHON=1 exec python3 "$@"\\n' > "$RUNNER_TEMP/bin/python"
+          chmod +x "$RUNNER_TEMP/bin/mytool" "$RUNNER_TEMP/bin/python"
           echo "$RUNNER_TEMP/bin" >> "$GITHUB_PATH"
       - name: GITHUB_ENV and GITHUB_PATH reach a later step
         run: test "$FOO" = bar && mytool | grep -q tool-ran
@@ -446,8 +524,8 @@ jobs:
       - name: shell python
         shell: python
         run: |
-          import sys
-          sys.exit(0 if sys.version_info[0] == 3 else 1)
+          import os, sys
+          sys.exit(0 if sys.version_info[0] == 3 and os.environ.get("FAKE_PYTHON") == "1" else 1)
       - name: shell template
         shell: env TEMPLATE_OK=1 bash -e {0}
         run: test "$TEMPLATE_OK" = 1
@@ -455,6 +533,7 @@ jobs:
         working-directory: scripts
         run: test "$(basename "$PWD")" = scripts && test -f lib/common.sh
       - name: timeout-minutes
+        id: slow
         timeout-minutes: 0.03
         continue-on-error: true
         run: sleep 30
@@ -463,6 +542,7 @@ jobs:
           TOK: ${{ secrets.TOK }}
         run: |
           test "${{ matrix.suite }}" = b
+          test "${{ strategy.job-index }}/${{ strategy.job-total }}/${{ strategy.max-parallel }}" = 1/2/2
           test "$GITHUB_REF" = refs/heads/feature
           test "$GITHUB_SHA" = abcdef1234567 && test "${{ github.sha }}" = abcdef1234567
           test "$TOK" = s3cret-value && echo "the secret: $TOK"
@@ -527,8 +607,9 @@ def test_features(check, tmp):
         f.write(FEATURES_WORKFLOW)
     state = os.path.join(tmp, "state")
     rc, out = rehearse(wf, state, ["--job", "features", "--matrix", "suite=b", "--ref", "refs/heads/feature",
-                                   "--sha", "abcdef1234567", "--secret", "TOK=s3cret-value", "--keep", "--verbose"])
-    want = {"GITHUB_ENV and GITHUB_PATH reach a later step": "success", "shell sh": "success", "shell python": "success",
+                                   "--sha", "abcdef1234567", "--secret", "TOK=s3cret-value", "--keep", "--verbose",
+                                   "--replace", "slow=sleep 30"])
+    want = {"the job's defaults.run.shell": "success", "GITHUB_ENV and GITHUB_PATH reach a later step": "success", "shell sh": "success", "shell python": "success",
             "shell template": "success", "working-directory": "success", "matrix, ref, sha and secret": "success",
             "upload": "success", "upload again, overwrite": "success", "upload again": "failure",
             "upload nothing": "failure", "codeql": "failure", "clusterfuzzlite": "failure", "docker": "failure",
@@ -536,9 +617,10 @@ def test_features(check, tmp):
     for name, outcome in want.items():
         line = step_line(out, f"{name}: ")
         check(f"] {name}: {outcome} (" in line, f"features, step '{name}': {outcome}: {line!r}" + ("" if line else "\n" + out))
-    check("timed out, continue-on-error" in step_line(out, "timeout-minutes: "), f"features: timeout-minutes stops a step: "
-          f"{step_line(out, 'timeout-minutes: ')!r}")
-    check(rc == 0 and "job features (b): success" in out, f"features: --job picks the job, --matrix its combination: exit {rc}")
+    check("--replace slow, timed out, continue-on-error" in step_line(out, "timeout-minutes: "),
+          f"features: timeout-minutes stops a step (a --replace one too): {step_line(out, 'timeout-minutes: ')!r}")
+    check(rc == 0 and "job features (b): success" in out,
+          f"features: --job picks the job, --matrix its combination (strategy.job-index 1 of job-total 2): exit {rc}")
     check("s3cret-value" not in out and "the secret: ***" in out, "features: --secret reaches secrets.TOK, masked in the output")
     check("(409) Conflict" in out and "No files were found with the provided path: no-such-file" in out,
           "upload-artifact: the same name twice is 409 Conflict, if-no-files-found: error fails")

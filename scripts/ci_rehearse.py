@@ -74,7 +74,8 @@ One line per step, `[i/n] NAME: success|failure|skipped (S s)`, the annotations 
 printed, the end of a failed step's output; then the job's conclusion and where its
 summary, logs and artifacts are.
 Exit 0 the job succeeded (or its `if` skipped it); 1 it failed; 2 usage, or a workflow
-that cannot be rehearsed (one line naming what); 77 not in a git checkout (skipped).
+that cannot be rehearsed (one line naming what); 77 not in a git checkout (skipped);
+143 on SIGTERM; on SIGTERM or Ctrl-C the running step's processes are stopped too.
 """
 import copy
 import fcntl
@@ -1409,7 +1410,12 @@ class Rehearsal:
         return "cancelled" if self.cancelled else self.status
 
     def evaluator(self, env):
-        return Evaluator(self.contexts(env), self.job_status, lambda pats: hash_files(self.workspace, pats))
+        return Evaluator(self.contexts(env), self.job_status, self.hash_files)
+
+    def hash_files(self, patterns):
+        if self.workspace is None:  # before the clone: the job's strategy, where GitHub has no hashFiles()
+            raise ExprError("hashFiles() is not available here (GitHub has it in a job's steps, not its strategy)")
+        return hash_files(self.workspace, patterns)
 
     def value(self, v, env, where):
         """A workflow value: a string with ${{ }} evaluated (alone: the value itself)."""
@@ -2091,7 +2097,7 @@ def main(argv):
     r = Rehearsal(a, path, wf, job_id, job, state, root)
     r.secrets_ctx, r.github_ctx, r.runner_ctx, r.strategy_ctx, r.inputs_ctx = {}, {}, {}, {}, {}
     r.matrix = {}
-    r.workspace = root
+    r.workspace = None
     pre_env = {}
     combos = matrix_combinations(lambda v: r.value(v, pre_env, f"jobs.{job_id}.strategy.matrix"),
                                  (job.get("strategy") or {}).get("matrix"))
@@ -2148,7 +2154,14 @@ def _force_remove(func, path, _exc):
         pass
 
 
+def _terminated(signum, _frame):
+    """SIGTERM (a CI cancel, `timeout`, `kill`): unwind as Ctrl-C does, so that the step
+    running in its own session is stopped too (run_step's handler), not left behind."""
+    raise SystemExit(128 + signum)
+
+
 def entry(argv):
+    signal.signal(signal.SIGTERM, _terminated)
     try:
         return run(PROG, main, argv)
     except Skip as e:

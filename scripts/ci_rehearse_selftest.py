@@ -44,6 +44,7 @@ import json
 import os
 import shlex
 import shutil
+import signal
 import subprocess
 import sys
 import tempfile
@@ -60,10 +61,11 @@ WORKFLOW = os.path.join(ROOT, ".github", "workflows", "bench.yml")
 SERIES = "neffbar instructions per operation"
 
 
-def rehearse(workflow, state, args):
+def rehearse(workflow, state, args, env=None):
     """(exit code, output) of ./scripts/check-workflows --rehearse."""
     cmd = [os.path.join(HERE, "check-workflows"), "--rehearse", workflow, "--state", state, *args]
-    p = subprocess.run(cmd, capture_output=True, text=True, stdin=subprocess.DEVNULL, timeout=600)
+    p = subprocess.run(cmd, capture_output=True, text=True, stdin=subprocess.DEVNULL, timeout=600,
+                       env=None if env is None else dict(os.environ, **env))
     return p.returncode, p.stdout + p.stderr
 
 
@@ -343,11 +345,34 @@ def test_refusals(check, tmp):
         rc, out = rehearse(wf, state, [])
         check(rc == 2 and name in out and len(out.strip().split("\n")) == 1,
               f"{what}: exit 2, one line naming {name}: {rc} {out.strip()[:160]!r}")
+    whole = {  # whole workflows: (text, what the one line names)
+        "no jobs": ("on: push\njobs: {}\n", "no jobs"),
+        "a step that is not a mapping": ("on: push\njobs:\n  j:\n    runs-on: x\n    steps:\n      - just text\n",
+                                         "jobs.j.steps[1]"),
+        "hashFiles() in a matrix": ("on: push\njobs:\n  j:\n    runs-on: x\n    strategy:\n      matrix:\n"
+                                    "        h: ${{ fromJSON(hashFiles('x')) }}\n    steps:\n      - run: true\n", "hashFiles"),
+    }
+    for what, (text, name) in whole.items():
+        wf = os.path.join(tmp, "bad.yml")
+        with open(wf, "w") as f:
+            f.write(text)
+        rc, out = rehearse(wf, state, [])
+        check(rc == 2 and name in out and len(out.strip().split("\n")) == 1,
+              f"{what}: exit 2, one line naming {name}: {rc} {out.strip()[:160]!r}")
+    rc, out = rehearse(WORKFLOW, state, ["--secret", "TOK"])
+    check(rc == 2 and "expected NAME=VALUE" in out, f"--secret without '=': exit 2, NAME=VALUE expected: {rc} {out.strip()[:100]!r}")
     rc, out = rehearse(WORKFLOW, state, ["--skip", "no-such-step"])
     check(rc == 2 and "no-such-step" in out, f"--skip of a step that is not there: exit 2 naming it: {rc}")
     rc, out = rehearse(WORKFLOW, state, ["--event", "pull_request"])
     check(rc == 2 and "pull_request" in out, f"an event the workflow does not run on: exit 2: {rc}")
     check(not os.path.exists(os.path.join(state, "run-counter")), "none of them started a run")
+    temp = os.path.join(tmp, "temp")  # where the clone goes (TMPDIR): nothing left without --keep
+    os.makedirs(temp)
+    wf = os.path.join(tmp, "ok.yml")
+    with open(wf, "w") as f:
+        f.write("on: push\njobs:\n  j:\n    runs-on: x\n    steps:\n      - run: 'true'\n")
+    rc, out = rehearse(wf, os.path.join(tmp, "state-ok"), [], env={"TMPDIR": temp})
+    check(rc == 0 and os.listdir(temp) == [], f"a rehearsal without --keep leaves no clone behind: {rc} {os.listdir(temp)}")
 
 
 # ------------------------------------------------------------------- the rehearsal --
@@ -780,6 +805,38 @@ def test_skip(check, tmp):
           f"a copy of the scripts outside a git checkout: exit 77, skipped: {p.returncode} {p.stdout.strip()!r}")
 
 
+def test_interrupt(check, tmp):
+    """A rehearsal ended by SIGTERM stops the step it was running (in a session of its
+    own, it would outlive the rehearsal) and exits 143."""
+    wf = os.path.join(tmp, "long.yml")
+    mark = os.path.join(tmp, "step.pid")
+    with open(wf, "w") as f:
+        f.write("on: push\njobs:\n  j:\n    runs-on: x\n    steps:\n"
+                f"      - run: echo $$ > {mark} && exec sleep 120\n")
+    cmd = [os.path.join(HERE, "check-workflows"), "--rehearse", wf, "--state", os.path.join(tmp, "state")]
+    p = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, stdin=subprocess.DEVNULL)
+    deadline = time.monotonic() + 60
+    while not (os.path.exists(mark) and os.path.getsize(mark)) and time.monotonic() < deadline and p.poll() is None:
+        time.sleep(0.1)
+    step = int(open(mark).read()) if os.path.exists(mark) and os.path.getsize(mark) else None
+    p.terminate()
+    rc = p.wait(timeout=30)
+
+    def alive(pid):
+        try:
+            os.kill(pid, 0)
+        except ProcessLookupError:
+            return False
+        return not open(f"/proc/{pid}/stat").read().split(")")[-1].split()[0] == "Z"
+    end = time.monotonic() + 5
+    while step is not None and alive(step) and time.monotonic() < end:
+        time.sleep(0.1)
+    gone = step is not None and not alive(step)
+    if step is not None and not gone:
+        os.kill(step, signal.SIGKILL)
+    check(step is not None and gone and rc == 143, f"SIGTERM: the running step stopped too, exit 143: step {step}, exit {rc}")
+
+
 # ------------------------------------------------------------ bench.yml's decisions --
 def plant_run(tmp, name, counts=1.0, times=1.0, memory=1.0):
     """A run: the baseline with every instruction count x counts, every time x times,
@@ -847,6 +904,7 @@ def test_decisions(check, tmp):
 
 
 TESTS = (("units", test_units), ("expressions", test_expressions), ("refusals", test_refusals), ("skip", test_skip),
+         ("interrupt", test_interrupt),
          ("gab", test_gab), ("gab-previous", test_gab_previous), ("features", test_features), ("cache", test_cache),
          ("tracking", test_tracking), ("decisions", test_decisions))
 

@@ -16,7 +16,7 @@ benchmark binary is built.  Each check prints ok/FAIL; any FAIL makes the exit 1
   exit 2; files written whole (history.jsonl, report, exports, --into);
 - bench-count end to end on a fake valgrind (exit 1 on a failed count); bench-history's
   command line (defaults, a bad REV, a failed build, no records), its records (median,
-  IQR) and summary; bench_ratios.py's MET/MISS; bench-track's series; bench_pipeline.py
+  IQR) and summary; bench_ratios.py's MET/MISS; bench-track's series; bench_pipeline_test.py
   and bench_build.py on a suite that fails;
 - the report (and with --screenshot, its rendering in headless Chromium)."""
 import contextlib
@@ -1334,15 +1334,15 @@ def test_track_series(check, tmp):
 
 
 def test_pipeline_teeth(check, tmp):
-    """bench_pipeline.py fails (exit 1, naming the step) on a benchmark binary whose suite
+    """bench_pipeline_test.py fails (exit 1, naming the step) on a benchmark binary whose suite
     does not run; bench_build.py suite passes the suite's exit code through."""
     fake = os.path.join(tmp, "failing_bench")
     with open(fake, "w") as f:
         f.write("#!/bin/sh\nexit 3\n")
     os.chmod(fake, 0o755)
-    rc, out, err = script("bench_pipeline.py", "--bin", fake)
+    rc, out, err = script("bench_pipeline_test.py", "--bin", fake)
     check(rc == 1 and "FAIL the suite ran (exit 3)" in out,
-          f"bench_pipeline.py: a suite that does not run is exit 1, named ({rc} {out.strip()[-120:]!r})")
+          f"bench_pipeline_test.py: a suite that does not run is exit 1, named ({rc} {out.strip()[-120:]!r})")
     rc, out, err = script("bench_build.py", "suite", fake, "9", ".", os.path.join(tmp, "suite.json"))
     check(rc == 3, f"bench_build.py suite: the suite's exit code (3): {rc} {err.strip()[-100:]!r}")
 

@@ -72,7 +72,7 @@ BAD_VALUES = {
     "bench-count": [(["--runs", "0"], "--runs"), (["--jobs", "x"], "--jobs")],
     "bench-export": [(["--format", "csv"], "--format"), (["--metric", "x"], "--metric")],
     "bench-track": [(["--threshold", "abc"], "--threshold"), (["--threshold", "0"], "--threshold")],
-    "bench_pipeline.py": [(["--reps", "0"], "--reps")],
+    "bench_pipeline_test.py": [(["--reps", "0"], "--reps")],
     "bench_build.py": [(["suite", "b", "x", "r", "o"], "repetitions")],
     "ci_rehearse.py": [(["x.yml", "--replace", "foo"], "--replace"), (["x.yml", "--sha", "xyz"], "--sha"),
                        (["x.yml", "--event", "schedule"], "--event")],

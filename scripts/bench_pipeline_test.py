@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """ctest bench_pipeline: the real benchmark binary through every script that reads its
 run, the way .github/workflows/bench.yml and ./scripts/run use them.
-  python3 scripts/bench_pipeline.py --bin BENCH [--reps N] [--count REGEX]
+  python3 scripts/bench_pipeline_test.py --bin BENCH [--reps N] [--count REGEX]
 
 1. the suite, every benchmark, with N repetitions (default 2) and their aggregates
    (bench_build.suite_command: the one command line scripts/bench and bench-history
@@ -71,7 +71,7 @@ def check_memory(check, run, names):
 
 
 def main(argv):
-    p = bench_io.Parser("bench_pipeline.py", __doc__)
+    p = bench_io.Parser("bench_pipeline_test.py", __doc__)
     p.add_argument("--bin", required=True)
     p.add_argument("--reps", type=bench_io.positive_int, default=2)
     p.add_argument("--count", default=DEFAULT_COUNT)

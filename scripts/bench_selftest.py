@@ -341,6 +341,15 @@ def test_change_points(check):
         found = [(c["index"], c["kind"]) for c in bh.changes(recs, BENCH) if c["kind"] != "time"]
         check(found == ([(2, "peak bytes")] if want else []),
               f"memory change point at {what}: {'found at its commit, kind peak bytes' if want else 'none'}: {found}")
+    for first, what in ((True, "a figure that starts being recorded"), (False, "a figure no longer recorded")):
+        recs = series_records([1.0] * 4, 3, 7)
+        for i, r in enumerate(recs):
+            if (i < 2) == first:  # missing before (first) or after the middle
+                r["benchmarks"][BENCH].pop("max_bytes_used", None)
+            else:
+                r["benchmarks"][BENCH]["max_bytes_used"] = 1_000_000
+        found = [c for c in bh.changes(recs, BENCH) if c["kind"] == "peak bytes"]
+        check(found == [], f"memory: {what} is no change point: {found}")
 
 
 # --------------------------------------------------------------- files and input --
@@ -816,10 +825,33 @@ def test_track(check, tmp):
     for what, ser, doc, expect in (("a series that is not an object", "[]", cur, "series.json: not a github-action-benchmark data file"),
                                    ("a series cut short", '{"entries": {', cur, "series.json: not JSON"),
                                    ("an export that is not a list", prev2, {"a": 1}, "current.json: expected a list"),
-                                   ("a zero value", prev2, [dict(cur[0], value=0)], "current.json: [0]: expected a name and a positive")):
+                                   ("a zero value", prev2, [dict(cur[0], value=0)], "current.json: [0]: expected a name and a positive"),
+                                   ("a name that is not a string", prev2, [dict(cur[0], name=5)], "current.json: [0]: expected a name")):
         rc, out, err, *_ = track(ser, doc, "--threshold", "2", "--fail")
         check(rc == 2 and len(err.strip().splitlines()) == 1 and expect in err and not out,
               f"bench-track: {what}: one line naming the file, exit 2 ({rc} {err.strip()[:100]!r})")
+    # The series' entries a previous run could not have written (a value that is not a
+    # positive number, a name that is not a string): left out of the comparison, not read.
+    odd = series(("c2", {"BM_A (instructions)": 100.0, "BM_B (instructions)": 50.0}))
+    odd["entries"][name][0]["benches"] += [{"name": "BM_New (instructions)", "value": "x", "unit": "instructions/op"},
+                                            {"name": 7, "value": 1.0, "unit": "instructions/op"}]
+    rc, out, err, summary, output = track(json.dumps(odd), cur, "--threshold", "2", "--fail")
+    check(rc == 1 and "| BM_New (instructions) | - | 7 | - | new |" in summary and not err,
+          f"bench-track: a series value that is not a number is left out, as if the benchmark were new ({rc} {err.strip()[-100:]!r})")
+    # The baseline as committed then, read as Google Benchmark writes it (NaN in a _cv aggregate)
+    with open(base, "w") as f:
+        f.write(json.dumps(fake_run({"BM_A": ([1.0], 100.0), "BM_B": ([1.0], 50.0)}))[:-2]
+                + ', {"name": "BM_A_cv", "run_name": "BM_A", "run_type": "aggregate", "aggregate_name": "cv", '
+                  '"cpu_time": NaN, "real_time": NaN, "time_unit": "ns"}]}')
+    git("commit", "-q", "-am", "baseline 100 with a NaN aggregate")
+    nan_then = git("rev-parse", "HEAD")
+    baseline(103.0)  # re-recorded since
+    git("commit", "-q", "-am", "baseline 103")
+    rc, out, err, summary, output = track(series((nan_then, {"BM_A (instructions)": 100.0, "BM_B (instructions)": 50.0})), cur,
+                                          "--threshold", "2", "--fail", "--baseline", base, cwd=repo,
+                                          commit=git("rev-parse", "HEAD"))
+    check(rc == 0 and "::notice " in out and "re-recorded" in summary,
+          f"bench-track --baseline: a baseline with a NaN aggregate (as Google Benchmark writes it) is read ({rc} {out[-120:]!r})")
     rc, out, err, *_ = track(prev2, cur, "--threshold", "2", "--baseline", base)
     check(rc == 2 and "--baseline" in err, "bench-track: --baseline without --fail is a usage error")
     track_mod = bench_io.load_script("bench-track")

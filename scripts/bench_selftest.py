@@ -1138,6 +1138,13 @@ def test_ratios_cli(check, tmp):
           and "  MET  64x4, 1 round, exact <= 50 ms (compose + lower + decide): 10.0 ms" in out
           and "  MISS the full table <= 2 min: 200.00 s" in out,
           f"bench_ratios.py: MET and MISS against the targets and the absolute figures: {out.strip()[-300:]!r}")
+    check("memory per operation" not in out, "bench_ratios.py: no memory figures in the run, no memory table")
+    with open(path, "w") as f:
+        json.dump(with_memory(fake_run(spec), {"BM_Codec_Decode": (4096, 2.0), "BM_Log_Writer": (0, 0.0)}), f)
+    rc, out, err = script("bench_ratios.py", path)
+    table = [" ".join(x.split()) for x in out.split("memory per operation")[-1].strip().splitlines()[1:]]
+    check(rc == 0 and table == ["benchmark peak bytes allocations", "BM_Codec_Decode 4,096 2", "BM_Log_Writer 0 0"],
+          f"bench_ratios.py: the memory table, one row a benchmark with figures, sorted: {table}")
     bad = os.path.join(tmp, "ratios-bad.json")
     with open(bad, "w") as f:
         f.write('{"benchmarks": [{"name": "BM_A", "cpu_time": 0}]}')

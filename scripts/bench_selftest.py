@@ -671,6 +671,14 @@ def test_report(check, tmp, with_screenshot):
     dots = [float(y) for y in re.findall(r'<circle cx="[-\d.]+" cy="([-\d.]+)"', svg)]
     check(labels == [184.0, 24.0] and len(dots) == 3 and all(20 <= y <= 180 for y in dots) and dots[0] > dots[1] > dots[2],
           f"chart: the time axis spans the plot (labels at y {labels}, points at {dots})")
+    # Change points of every kind at one commit: each kind's label on a line of its own,
+    # time, instructions, peak bytes, allocations from the top (y 32, 44, 56, 68).
+    kinds = ["allocations", "time", "peak bytes", "instructions"]
+    svg = bench_report.svg_chart(series_records([10.0, 11.0, 12.0], 5, 3), BENCH,
+                                 [{"index": 1, "commit": "x", "kind": k, "shift": 0.5, "p": None} for k in kinds])
+    ys = {k: float(y) for y, k in re.findall(r'<text x="[-\d.]+" y="([-\d.]+)" font-size="11" fill="[^"]+">([a-z ]+) \+', svg)}
+    check(ys == {"time": 32.0, "instructions": 44.0, "peak bytes": 56.0, "allocations": 68.0},
+          f"chart: change labels at one commit, one line each kind in a fixed order: {ys}")
     page = open(os.path.join(tmp, "index.html")).read()
     check(page.count("<svg") == 3 and 'class="change"' in page, "index.html: one chart a benchmark, the change marked")
     summary = open(os.path.join(tmp, "summary.md")).read()

@@ -282,6 +282,9 @@ def test_units(check, tmp):
     ctx = act(cr.act_cache_restore, {"key": "x", "path": "p", "restore-keys": "a-\nb-", "lookup-only": "true"}, cr.CACHE_DEFAULTS)
     check(ctx.outputs.get("cache-matched-key") == "a-1",
           f"cache/restore: the first restore key that matches wins over a newer entry of a later one: {ctx.outputs}")
+    ctx = act(cr.act_cache_restore, {"key": "x", "path": "p", "restore-keys": "zz-"}, cr.CACHE_DEFAULTS)
+    check(ctx.lines == ["Cache not found for input keys: x, zz-"] and ctx.outputs.get("cache-hit", "") == "",
+          f"cache/restore, a miss: 'Cache not found for input keys: x, zz-' in the log, no hit: {ctx.lines} {ctx.outputs}")
     got = cr.gab_percent(cr.ActionContext(r, cr.Step(1, {}), {"alert-threshold": "-50%"}, None), "alert-threshold")
     check(got == -0.5, f"github-action-benchmark: '-50%' is parseFloat('-50') / 100, its sign kept: {got}")
     cur = {"name": "x", "unit": "ops/s", "value": 5}

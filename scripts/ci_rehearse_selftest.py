@@ -262,6 +262,20 @@ def test_units(check, tmp):
     check(files == [".gitignore", "a.txt", "kept.log", "new.txt"] and parent == head
           and cr.git(repo, "status", "--porcelain") == "?? new.txt" and cr.git(repo, "rev-parse", "HEAD") == head,
           f"the snapshot: tracked files (an ignored one too) and untracked ones not ignored; index and HEAD untouched: {files}")
+    saved = dict(os.environ)  # a machine where git knows no identity (a fresh CI container)
+    try:
+        for k in [k for k in os.environ if k.startswith("GIT_") or k == "EMAIL"]:
+            del os.environ[k]
+        os.environ.update(HOME=os.path.join(tmp, "no-home"), GIT_CONFIG_GLOBAL=os.devnull, GIT_CONFIG_NOSYSTEM="1")
+        try:
+            sha, _ = cr.snapshot(repo, 2)
+            who = cr.git(repo, "show", "-s", "--format=%an <%ae>", sha)
+        except RuntimeError as e:
+            who = f"error: {e}"
+    finally:
+        os.environ.clear()
+        os.environ.update(saved)
+    check(who == "neffbar rehearsal <rehearsal@localhost>", f"the snapshot where git knows no identity: made as {who!r}")
     r = stub_rehearsal(cr, ws)
 
     def act(fn, inputs, defaults=None):

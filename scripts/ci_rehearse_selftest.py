@@ -376,19 +376,21 @@ def test_refusals(check, tmp):
         rc, out = rehearse(wf, state, [])
         check(rc == 2 and name in out and len(out.strip().split("\n")) == 1,
               f"{what}: exit 2, one line naming {name}: {rc} {out.strip()[:160]!r}")
-    rc, out = rehearse(WORKFLOW, state, ["--secret", "TOK"])
+    # On a workflow of one cheap step: a slip that lets one of these run costs seconds,
+    # not bench.yml's benchmarks.
+    tiny = os.path.join(tmp, "tiny.yml")
+    with open(tiny, "w") as f:
+        f.write("on: push\njobs:\n  j:\n    runs-on: x\n    steps:\n      - run: 'true'\n")
+    rc, out = rehearse(tiny, state, ["--secret", "TOK"])
     check(rc == 2 and "expected NAME=VALUE" in out, f"--secret without '=': exit 2, NAME=VALUE expected: {rc} {out.strip()[:100]!r}")
-    rc, out = rehearse(WORKFLOW, state, ["--skip", "no-such-step"])
+    rc, out = rehearse(tiny, state, ["--skip", "no-such-step"])
     check(rc == 2 and "no-such-step" in out, f"--skip of a step that is not there: exit 2 naming it: {rc}")
-    rc, out = rehearse(WORKFLOW, state, ["--event", "pull_request"])
+    rc, out = rehearse(tiny, state, ["--event", "pull_request"])
     check(rc == 2 and "pull_request" in out, f"an event the workflow does not run on: exit 2: {rc}")
     check(not os.path.exists(os.path.join(state, "run-counter")), "none of them started a run")
     temp = os.path.join(tmp, "temp")  # where the clone goes (TMPDIR): nothing left without --keep
     os.makedirs(temp)
-    wf = os.path.join(tmp, "ok.yml")
-    with open(wf, "w") as f:
-        f.write("on: push\njobs:\n  j:\n    runs-on: x\n    steps:\n      - run: 'true'\n")
-    rc, out = rehearse(wf, os.path.join(tmp, "state-ok"), [], env={"TMPDIR": temp})
+    rc, out = rehearse(tiny, os.path.join(tmp, "state-ok"), [], env={"TMPDIR": temp})
     check(rc == 0 and os.listdir(temp) == [], f"a rehearsal without --keep leaves no clone behind: {rc} {os.listdir(temp)}")
 
 

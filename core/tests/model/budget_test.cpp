@@ -3,6 +3,7 @@
 // engine did after that.
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <cstdlib>
 #include <memory>
 #include <tuple>
@@ -347,6 +348,10 @@ void expect_progress_every_second(const char* engine, const std::vector<std::pai
   for (std::size_t i = 1; i < calls.size(); ++i) {
     EXPECT_GE(calls[i].first, calls[i - 1].first) << engine << " call " << i;
     EXPECT_GE(calls[i].second - calls[i - 1].second, 1.0) << engine << " call " << i;
+  }
+  for (const auto& [work, t] : calls) {  // the time passed is a reading of the clock (0.6 s a read), not the work
+    const double read = t / 0.6;
+    EXPECT_NEAR(read, std::round(read), 1e-6) << engine << ": " << t << " s with work " << work;
   }
   ASSERT_FALSE(calls.empty()) << engine;
   EXPECT_GT(calls.back().first, 0u) << engine << ": the work is counted";

@@ -206,20 +206,15 @@ def test_units(check, tmp):
         f.write("a=1\nb<<EOF\nline 1\nline=2\nEOF\n\nc=x<<y\n")
     got = cr.parse_file_command(out)
     check(got == [("a", "1"), ("b", "line 1\nline=2"), ("c", "x<<y")], f"GITHUB_OUTPUT: NAME=VALUE and NAME<<DELIMITER: {got}")
-    with open(out, "w") as f:
-        f.write("b<<EOF\nno end\n")
-    try:
-        cr.parse_file_command(out)
-        check(False, "GITHUB_OUTPUT without its delimiter: accepted")
-    except cr.FileCommandError as e:
-        check("delimiter" in str(e), f"GITHUB_OUTPUT without its delimiter: an error ({e})")
-    with open(out, "w") as f:
-        f.write("=x\n")
-    try:
-        cr.parse_file_command(out)
-        check(False, "GITHUB_OUTPUT with an empty name: accepted")
-    except cr.FileCommandError as e:
-        check("name must not be empty" in str(e), f"GITHUB_OUTPUT '=x': an error, the name must not be empty ({e})")
+    for text, said, what in (("b<<EOF\nno end\n", "delimiter", "without its delimiter"),
+                             ("=x\n", "name must not be empty", "'=x': the name must not be empty")):
+        with open(out, "w") as f:
+            f.write(text)
+        try:
+            cr.parse_file_command(out)
+            check(False, f"GITHUB_OUTPUT {what}: accepted")
+        except cr.FileCommandError as e:
+            check(said in str(e), f"GITHUB_OUTPUT {what}: an error ({e})")
     ws = os.path.join(tmp, "ws")
     os.makedirs(os.path.join(ws, "d", "e"))
     for name, text in (("d/x.txt", "x"), ("d/e/y.txt", "y"), ("d/.h", "h"), ("z.txt", "z")):

@@ -187,7 +187,13 @@ def test_units(check, tmp):
             check(False, f"${{{{ {text} }}}}: accepted")
         except cr.ExprError as e:
             check(name in str(e), f"${{{{ {text} }}}}: an error naming {name}: {e}")
-    for text, name in (("format('{0}{1}', 'a')", "format"), ("format('{0}'" + ", 7" * 255 + ")", "format")):
+    try:
+        cr.check_names(cr.parse_expression("hashFiles('a'" + ", 'a'" * 254 + ")"))
+        check(True, "hashFiles() of 255 arguments, the most the runner takes: accepted")
+    except cr.ExprError as e:
+        check(False, f"hashFiles() of 255 arguments refused: {e}")
+    for text, name in (("format('{0}{1}', 'a')", "format"), ("format('{0}'" + ", 7" * 255 + ")", "format"),
+                       ("hashFiles('a'" + ", 'a'" * 255 + ")", "hashfiles")):
         try:  # a place with no argument; 256 arguments
             node = cr.parse_expression(text)
             cr.check_names(node)

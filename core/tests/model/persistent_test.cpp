@@ -257,6 +257,20 @@ TEST(Persistent, TheGlobalFindingBesideAnUnsafeIsTheOneOfTheFewestRounds) {
   expect_finding_past_p3(s, Verdict::Unsafe, "global-only findings beside an UNSAFE");
 }
 
+// With no UNSAFE the candidates are global-only as they stand (Analysis::record), so none
+// is refined: 2x2 with the table lowering, which breaks only the global property (C7),
+// takes 5 greedy runs (pinned: a refined candidate would be one run more).
+TEST(Persistent, WithoutAnUnsafeNoCandidateIsRefined) {
+  Result<Composition> comp = compose(Topology{2, 2, Fabric::Default, false, 1, Wiring::PerPeer, Lowering::Table});
+  ASSERT_TRUE(comp.ok());
+  Result<Lowered> low = lower_with_hints(*comp, Hypotheses{});
+  ASSERT_TRUE(low.ok());
+  const CheckResult r = persistent(low->system);
+  ASSERT_EQ(r.verdict, Verdict::GlobalUnsafe);
+  EXPECT_EQ(r.found_mask & bit(Verdict::Unsafe), 0u);
+  EXPECT_EQ(r.runs, 5u);
+}
+
 TEST(Persistent, EachVerdictOnHandMadeSystems) {
   const System good = make(2, {{arrive(), inc(1), wait(0), depart()}, {arrive(), inc(0), wait(1), depart()}}, {{0, 1}, {0, 1}});
   EXPECT_EQ(persistent(good).verdict, Verdict::Ok);

@@ -1385,7 +1385,6 @@ class Rehearsal:
         self.secrets = dict(args.secret_pairs)
         self.cache_state, self.posts, self.artifacts = {}, [], []
         self.steps_ctx, self.status, self.cancelled = {}, "success", False
-        self.job_index, self.job_total = 0, 1  # the matrix combination picked, of how many
         self.server_url = "https://github.com"
         self.workflow_name = to_str(wf.get("name")) or self.workflow_file()
         self.event = args.event
@@ -2106,7 +2105,7 @@ def main(argv):
         shown_combos = "; ".join(", ".join(f"{k}={to_str(v)}" for k, v in c.items()) for c in combos)
         raise BadInput("--matrix", f"no combination of jobs.{job_id}'s matrix has {' '.join(a.matrix)}: {shown_combos}")
     matrix = combos[chosen[0]]
-    r.job_index, r.job_total = chosen[0], len(combos)
+    r.job_index, r.job_total = chosen[0], len(combos)  # the combination picked, of how many (no matrix: 0 of 1)
 
     run_id = state.next_run()
     sha, parent = snapshot(root, run_id)

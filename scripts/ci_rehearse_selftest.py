@@ -244,8 +244,13 @@ def test_units(check, tmp):
     check(got == want, "hashFiles('d/**/*.txt'): each file's SHA-256, depth first and sorted, into one SHA-256")
     check(cr.hash_files(ws, ["nothing*"]) == "", "hashFiles of nothing: ''")
     os.symlink(os.path.join(ws, "d"), os.path.join(ws, "link"))
+    with open(os.path.join(ws, "--follow-symbolic-links"), "w") as f:  # the option is no pattern, even of a file so named
+        f.write("not hashed")
     check(cr.hash_files(ws, ["link/**/*.txt"]) == "" and cr.hash_files(ws, ["--follow-symbolic-links", "link/**/*.txt"]) == want,
           "hashFiles: a symbolic link to a folder is followed only after --follow-symbolic-links")
+    os.unlink(os.path.join(ws, "--follow-symbolic-links"))
+    check(cr.hash_files(ws, ["d/e"]) == hashlib.sha256(hashlib.sha256(b"y").digest()).hexdigest(),
+          "hashFiles('d/e'): a folder stands for the files below it")
     try:
         cr.hash_files(ws, ["--follow", "d/**"])
         check(False, "hashFiles('--follow', ...): accepted")

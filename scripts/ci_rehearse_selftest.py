@@ -602,7 +602,8 @@ jobs:
           TOK: ${{ secrets.TOK }}
         run: |
           test "${{ matrix.suite }}" = b
-          test "${{ strategy.job-index }}/${{ strategy.job-total }}/${{ strategy.max-parallel }}" = 1/2/2
+          test "${{ strategy.job-index }}/${{ strategy.job-total }}/${{ strategy.max-parallel }}/${{ strategy.fail-fast }}" = 1/2/2/true
+          test -n "${{ hashFiles('scripts/run') }}"
           test "$GITHUB_REF" = refs/heads/feature
           test "$GITHUB_SHA" = abcdef1234567 && test "${{ github.sha }}" = abcdef1234567
           test "$TOK" = s3cret-value && echo "the secret: $TOK"

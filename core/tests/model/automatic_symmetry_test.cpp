@@ -528,6 +528,10 @@ TEST(AutomaticSymmetry, NautyStopsAtTheDeadline) {
     EXPECT_FALSE(nauty().find(g, &d).has_value()) << "cut at node " << cut;
     EXPECT_LE(reads, cut + 2) << "nauty stops at the first node past the cut";
   }
+  // A node is one unit of the deadline's work: at a cadence of 2, a read every other node.
+  Deadline every_other(1e9, [] { return 0.0; }, {}, /*cadence=*/2);
+  ASSERT_TRUE(nauty().find(g, &every_other).has_value());
+  EXPECT_EQ(every_other.reads(), (nodes + 1) / 2);
   // Once stopped, the next call runs whole (the stop request is cleared).
   EXPECT_TRUE(nauty().find(g).has_value());
   CheckOptions o;
@@ -536,6 +540,21 @@ TEST(AutomaticSymmetry, NautyStopsAtTheDeadline) {
   std::uint64_t reads = 0;
   o.clock = [&] { return reads++ < 3 ? 0.0 : 1e9; };
   EXPECT_EQ(explicit_search(l->system, o).verdict, Verdict::Budget);
+}
+
+// The smallest graphs: none and one vertex have the trivial group and no generator;
+// two uncoloured vertices alike swap, two of different colours do not.
+TEST(AutomaticSymmetry, NautyOnTheSmallestGraphs) {
+  for (const ColouredGraph& g : {ColouredGraph{}, ColouredGraph{{0}, {{}}, {}}, ColouredGraph{{0, 1}, {{}, {}}, {}}}) {
+    const std::optional<Automorphisms> a = nauty().find(g);
+    ASSERT_TRUE(a.has_value()) << g.size() << " vertices";
+    EXPECT_TRUE(a->generators.empty()) << g.size() << " vertices";
+    EXPECT_DOUBLE_EQ(a->order, 1) << g.size() << " vertices";
+  }
+  const std::optional<Automorphisms> pair = nauty().find(ColouredGraph{{0, 0}, {{}, {}}, {}});
+  ASSERT_TRUE(pair.has_value());
+  EXPECT_EQ(pair->generators, (std::vector<std::vector<std::uint32_t>>{{1, 0}}));
+  EXPECT_DOUBLE_EQ(pair->order, 2);
 }
 
 // On composed systems the lowering's hints are a fast path of what the system has: the

@@ -203,7 +203,13 @@ TEST(ComposedFiles, AManifestThatIsNoTopologyIsNamedByItsKey) {
       {[](nlohmann::json& j) { j["files"][1]["file"] = j["files"][0]["file"]; }, "$.files[1].file"},
       {[](nlohmann::json& j) { j["files"][1]["log"] = j["files"][0]["file"]; }, "$.files[1].log"},
       {[](nlohmann::json& j) { j["files"][1]["role"] = "host"; }, "$.files[1].role"},
-      {[](nlohmann::json& j) { j["files"][1]["guarantee"] = {0, 4}; }, "$.files[1].guarantee[1]"},
+      {[](nlohmann::json& j) { j["files"][1]["guarantee"] = {0, 4}; }, "$.files[1].guarantee[1]: expected a leader 0..3, got 4"},
+      {[](nlohmann::json& j) { j["files"][1]["guarantee"] = {0.5}; }, "$.files[1].guarantee[0]: expected a leader 0..3, got 0.5"},
+      {[](nlohmann::json& j) { j["files"][1]["guarantee"] = {"1"}; }, "$.files[1].guarantee[0]"},
+      {[](nlohmann::json& j) { j["files"][1]["guarantee"] = {-1}; }, "$.files[1].guarantee[0]"},
+      {[](nlohmann::json& j) { j.erase("format"); }, "$.format: expected neffbar-compose/1, got nothing"},
+      {[](nlohmann::json& j) { j["format"] = 1; }, "$.format: expected neffbar-compose/1, got 1"},
+      {[](nlohmann::json& j) { j["files"].erase(j["files"].begin()); }, "none for chip 0 leader 0"},
       {[](nlohmann::json& j) { j["files"][1].erase("guarantee"); }, "$.files[1].guarantee"},
       {[](nlohmann::json& j) { j["files"].erase(j["files"].begin() + 3); }, "none for chip 1 leader 1"},
       {[](nlohmann::json& j) { j["files"][5]["chip"] = 0; }, "$.files[5]"},
@@ -225,12 +231,72 @@ TEST(ComposedFiles, AManifestThatIsNoTopologyIsNamedByItsKey) {
   const Result<Composition> short_image = composition_of(wr.manifest, wr.bytes);
   ASSERT_FALSE(short_image.ok());
   EXPECT_NE(short_image.error().message().find("chip00_leader0.bin"), std::string::npos) << short_image.error().message();
-  wr = write(s);
-  wr.manifest.entries.pop_back();
-  wr.bytes.pop_back();
-  const Result<Composition> no_context = composition_of(wr.manifest, wr.bytes);
-  ASSERT_FALSE(no_context.ok());
-  EXPECT_NE(no_context.error().message().find("none for chip 1"), std::string::npos) << no_context.error().message();
+  for (std::uint32_t chip : {0u, 1u}) {  // the contexts follow the 4 images, by chip
+    wr = write(s);
+    wr.manifest.entries.erase(wr.manifest.entries.begin() + 4 + chip);
+    wr.bytes.erase(wr.bytes.begin() + 4 + chip);
+    const Result<Composition> no_context = composition_of(wr.manifest, wr.bytes);
+    ASSERT_FALSE(no_context.ok());
+    EXPECT_NE(no_context.error().message().find("none for chip " + std::to_string(chip)), std::string::npos)
+        << no_context.error().message();
+  }
+}
+
+// The directory users keep and diff: the files named by chip (two digits) and leader,
+// and the manifest's text exactly, so that two composes of one topology are one text.
+TEST(ComposedFiles, TheFilesAndTheManifestAsWritten) {
+  Scenario s;
+  s.topo = Topology{11, 1, Fabric::Default, false, 1, Wiring::PerPeer, Lowering::Table};
+  const Result<std::vector<NamedFile>> files = composed_files(s, true);
+  ASSERT_TRUE(files.ok());
+  std::vector<std::string> names;
+  for (const NamedFile& f : *files) names.push_back(f.name);
+  ASSERT_EQ(names.size(), 11u * 3 + 1);
+  EXPECT_EQ(names[0], "chip00_leader0.bin");
+  EXPECT_EQ(names[1], "chip00_leader0.json");
+  EXPECT_EQ(names[18], "chip09_leader0.bin");
+  EXPECT_EQ(names[20], "chip10_leader0.bin");
+  EXPECT_EQ(names[22], "chip00_context.bin");
+  EXPECT_EQ(names[32], "chip10_context.bin");
+  EXPECT_EQ(names[33], "manifest.json");
+  s.topo = Topology{1, 1, Fabric::Default, false, 1, Wiring::PerPeer, Lowering::Table};
+  const Result<std::vector<NamedFile>> one = composed_files(s, false);
+  ASSERT_TRUE(one.ok());
+  EXPECT_EQ(one->back().bytes, R"({
+  "format": "neffbar-compose/1",
+  "options": {
+    "chips": 1,
+    "leaders": 1,
+    "fabric": "default",
+    "host_cc": false,
+    "rounds": 1,
+    "compare": "ge",
+    "dec": "one",
+    "wiring": "per_peer",
+    "lowering": "table",
+    "roles": "code",
+    "host_addrs": "ctx",
+    "proxy": true,
+    "guarantee": "global"
+  },
+  "files": [
+    {
+      "file": "chip00_leader0.bin",
+      "role": "leader",
+      "chip": 0,
+      "leader": 0,
+      "guarantee": [
+        0
+      ]
+    },
+    {
+      "file": "chip00_context.bin",
+      "role": "driver_context",
+      "chip": 0
+    }
+  ]
+}
+)");
 }
 
 }  // namespace

@@ -2,7 +2,6 @@
 #include "neffbar/model/scenarios/composed_files.h"
 
 #include <algorithm>
-#include <cstdio>
 #include <cstring>
 #include <set>
 #include <utility>
@@ -16,11 +15,7 @@
 namespace neffbar::model {
 namespace {
 
-std::string two_digits(std::uint32_t n) {
-  char buf[16];
-  std::snprintf(buf, sizeof buf, "%02u", n);
-  return buf;
-}
+std::string two_digits(std::uint32_t n) { return (n < 10 ? "0" : "") + std::to_string(n); }
 
 // Reads the keys of one JSON object; the first error is kept (naming its key, e.g.
 // $.files[3].leader) and every read after it gives a default.

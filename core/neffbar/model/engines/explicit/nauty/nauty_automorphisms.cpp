@@ -32,26 +32,17 @@ class Nauty final : public AutomorphismFinder {
   [[nodiscard]] std::optional<Automorphisms> find(const ColouredGraph& g, Deadline* deadline) const override {
     const int n = static_cast<int>(g.size());
     if (n == 0) return Automorphisms{};
-    std::size_t edges = 0;
-    for (const auto& heads : g.out) edges += heads.size();
-    sparsegraph sg;
-    SG_INIT(sg);
     std::vector<std::size_t> v(static_cast<std::size_t>(n));
     std::vector<int> d(static_cast<std::size_t>(n)), e;
-    e.reserve(edges);
     for (int i = 0; i < n; ++i) {
       v[static_cast<std::size_t>(i)] = e.size();
       d[static_cast<std::size_t>(i)] = static_cast<int>(g.out[static_cast<std::size_t>(i)].size());
       for (std::uint32_t w : g.out[static_cast<std::size_t>(i)]) e.push_back(static_cast<int>(w));
     }
-    sg.nv = n;
-    sg.nde = edges;
-    sg.v = v.data();
-    sg.d = d.data();
-    sg.e = e.data();
-    sg.vlen = v.size();
-    sg.dlen = d.size();
-    sg.elen = e.size();
+    // nauty's sparse graph, whole in one initialiser; w (edge weights) stays NULL: nauty
+    // implements none.  Without a canonical form asked for, nauty reads only nv, v, d and e.
+    sparsegraph sg{.nde = e.size(), .v = v.data(), .nv = n, .d = d.data(), .e = e.data(), .w = nullptr,
+                   .vlen = v.size(), .dlen = d.size(), .elen = e.size(), .wlen = 0};
     // The colouring as nauty's partition: vertices in colour order, a cell per colour.
     std::vector<int> lab(static_cast<std::size_t>(n)), ptn(static_cast<std::size_t>(n)), orbits(static_cast<std::size_t>(n));
     std::iota(lab.begin(), lab.end(), 0);
@@ -64,8 +55,7 @@ class Nauty final : public AutomorphismFinder {
       ptn[static_cast<std::size_t>(i)] = last ? 0 : 1;
     }
     DEFAULTOPTIONS_SPARSEGRAPH(options);
-    options.defaultptn = FALSE;
-    options.digraph = FALSE;  // system_graph() is undirected: nauty's refinement is made for it
+    options.defaultptn = FALSE;  // options.digraph stays FALSE: system_graph() is undirected, as nauty's refinement wants
     options.userautomproc = collect_generator;
     options.usernodeproc = poll_deadline;
     statsblk stats;

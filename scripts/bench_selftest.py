@@ -353,6 +353,14 @@ def test_change_points(check):
 
 
 # --------------------------------------------------------------- files and input --
+def git_in(repo):
+    """git run in `repo` as a fixed committer, answering its stripped stdout."""
+    def git(*args):
+        return subprocess.run(["git", "-C", repo, "-c", "user.name=t", "-c", "user.email=t@t", *args],
+                              capture_output=True, text=True, check=True).stdout.strip()
+    return git
+
+
 def script(name, *args, cwd=None):
     """(exit code, stdout, stderr) of scripts/<name> args."""
     p = subprocess.run([sys.executable, os.path.join(HERE, name), *args], capture_output=True, text=True, cwd=cwd)
@@ -781,9 +789,7 @@ def test_track(check, tmp):
     os.makedirs(repo)
     base = os.path.join(repo, "base.json")
 
-    def git(*args):
-        return subprocess.run(["git", "-C", repo, "-c", "user.name=t", "-c", "user.email=t@t", *args],
-                              capture_output=True, text=True, check=True).stdout.strip()
+    git = git_in(repo)
 
     def baseline(count_a):
         with open(base, "w") as f:
@@ -907,9 +913,7 @@ def test_track_memory(check, tmp):
     os.makedirs(repo)
     base = os.path.join(repo, "base.json")
 
-    def git(*args):
-        return subprocess.run(["git", "-C", repo, "-c", "user.name=t", "-c", "user.email=t@t", *args],
-                              capture_output=True, text=True, check=True).stdout.strip()
+    git = git_in(repo)
 
     def baseline(peak):
         with open(base, "w") as f:

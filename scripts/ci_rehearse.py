@@ -1455,7 +1455,7 @@ class Rehearsal:
             raise BadInput(where, str(e)) from None
 
     # ------------------------------------------------------------------ set-up --
-    def setup(self, workspace, temp, sha, run_id, matrix, commit_info):
+    def setup(self, workspace, temp, sha, run_id, matrix, job_of, commit_info):
         self.workspace, self.temp, self.sha, self.run_id, self.matrix = workspace, temp, sha, run_id, matrix
         self.commit_info = commit_info
         self.repository = repository_of(self.root)
@@ -1490,12 +1490,14 @@ class Rehearsal:
         self.runner_ctx = {"os": "Linux", "arch": "X64", "name": "rehearsal", "temp": temp,
                            "tool_cache": os.path.join(os.path.dirname(temp), "_tool"), "debug": "",
                            "environment": "github-hosted"}
-        # The combination's 0-based index among the matrix's, their number, and max-parallel
-        # that number unless set (docs.github.com, contexts#strategy-context: the last job
-        # of four is job-index 3, job-total 4, max-parallel 4); a job without a matrix: 0, 1, 1.
+        # job_of: the combination's 0-based index among the matrix's and their number;
+        # max-parallel is that number unless set (docs.github.com, contexts#strategy-context:
+        # the last job of four is job-index 3, job-total 4, max-parallel 4); a job without a
+        # matrix: 0, 1, 1.
         strategy = self.job.get("strategy") or {}
-        self.strategy_ctx = {"fail-fast": strategy.get("fail-fast", True), "job-index": self.job_index,
-                             "job-total": self.job_total, "max-parallel": strategy.get("max-parallel", self.job_total)}
+        job_index, job_total = job_of
+        self.strategy_ctx = {"fail-fast": strategy.get("fail-fast", True), "job-index": job_index,
+                             "job-total": job_total, "max-parallel": strategy.get("max-parallel", job_total)}
         home = os.path.join(os.path.dirname(temp), "home")
         os.makedirs(home, exist_ok=True)
         base = {k: v for k, v in os.environ.items()
@@ -2105,7 +2107,6 @@ def main(argv):
         shown_combos = "; ".join(", ".join(f"{k}={to_str(v)}" for k, v in c.items()) for c in combos)
         raise BadInput("--matrix", f"no combination of jobs.{job_id}'s matrix has {' '.join(a.matrix)}: {shown_combos}")
     matrix = combos[chosen[0]]
-    r.job_index, r.job_total = chosen[0], len(combos)  # the combination picked, of how many (no matrix: 0 of 1)
 
     run_id = state.next_run()
     sha, parent = snapshot(root, run_id)
@@ -2117,7 +2118,7 @@ def main(argv):
     try:
         clone(root, sha, workspace)
         info = commit_info(root, sha, parent)
-        r.setup(workspace, temp, a.sha or sha, run_id, matrix, info)
+        r.setup(workspace, temp, a.sha or sha, run_id, matrix, (chosen[0], len(combos)), info)
         job_name = r.text(job.get("name"), {**r.workflow_env, **r.job_env}, f"jobs.{job_id}.name") or \
             (job_id + (f" ({', '.join(to_str(v) for v in matrix.values())})" if matrix else ""))
         print(f"rehearsal: {os.path.relpath(path, root) if path.startswith(root + '/') else path} job {job_name} "

@@ -69,17 +69,13 @@ def _splits_p(a, b, score, two_sided=True):
     return len(far) / len(splits)
 
 
-def _midranks(pooled):
-    return br.midranks(pooled)
-
-
 def _ordinal(pooled):  # ties ranked in the order they come
     order = sorted(range(len(pooled)), key=lambda k: pooled[k])
     return [order.index(k) + 1 for k in range(len(pooled))]
 
 
 BROKEN = {
-    "symmetric": (lambda a, b: _splits_p(a, b, _midranks, two_sided=False), symmetric),
+    "symmetric": (lambda a, b: _splits_p(a, b, br.midranks, two_sided=False), symmetric),
     "rank-based": (lambda a, b: _splits_p(a, b, lambda v: [x * x for x in v]), rank_based),
     "exact": (lambda a, b: _splits_p(a, b, _ordinal), exact),
 }

@@ -15,7 +15,8 @@
 //    ones) -> its counterexamples replay and format, its Promela export holds (the
 //    engines against the reference checker there: prop_reductions, prop_persistent).
 // In every mode where a system is decided, the persistent engine answers exactly the
-// systems that qualify and finds exactly the failure kinds the explicit search finds.
+// systems that qualify and agrees with the explicit search by the one rule of
+// props/engines_agree.h, as the reduced search does with the unreduced one.
 // In every mode the reports hold (report_checks.h).
 #include <algorithm>
 #include <cstdint>
@@ -27,7 +28,9 @@
 #include <nlohmann/json.hpp>
 
 #include "barrier_input.h"
+#include "engines_agree.h"
 #include "fuzz_check.h"
+#include "fuzz_judge.h"
 #include "report_checks.h"
 #include "neffbar/bytes.h"
 #include "testing/arbitrary_system.h"
@@ -48,25 +51,22 @@ using neffbar::fuzz::ScenarioInput;
 
 namespace {
 
-// The persistent engine on a system the explicit search decided with collect_all (or
-// that random mode ran): where the system qualifies, exactly the same failure kinds,
-// counterexamples that replay; where it does not, a refusal, never an answer.
-void check_persistent_agrees(const System& sys, const CheckResult& other, bool complete = true) {
+// The persistent engine on a system another engine decided with collect_all under
+// `guarantee` (or that random mode ran): it answers exactly the systems that qualify, and
+// there the two agree by the one rule of props/engines_agree.h.
+void check_persistent_agrees(const System& sys, const CheckResult& other, GuaranteeMode guarantee, props::Judge& j) {
   PersistentOptions o;
+  o.guarantee = guarantee;
   o.collect_all = true;
   o.max_seconds = 5;
   const Result<CheckResult> p = check_persistent(sys, o);
-  fuzz::require(p.ok() == qualify(sys).ok, "the persistent engine answers exactly the systems that qualify");
-  if (!p || p->verdict == Verdict::Budget) return;
+  j.require(p.ok() == qualify(sys).ok, "the persistent engine answers exactly the systems that qualify");
+  if (!p) return;
   fuzz::check_counterexample(sys, *p);
-  if (p->global_finding) fuzz::require(replay(sys, *p->global_finding), "the global finding replays");
-  // What another engine found, the exact engine finds; with collect_all, nothing more.
-  fuzz::require((p->found_mask & other.found_mask) == other.found_mask, "no engine finds what the persistent engine misses");
-  if (!complete || other.engine == Engine::Random || !other.exhaustive || other.verdict == Verdict::Budget) return;
-  fuzz::require(p->found_mask == other.found_mask, "the persistent engine finds exactly what the explicit search finds");
+  props::engines_agree(sys, *p, other, j);
 }
 
-void composed(const ComposedInput& in, bool deep) {
+void composed(const ComposedInput& in, bool deep, props::Judge& j) {
   Topology t = in.topo;
   if (t.chips * t.leaders > 8) t.leaders = 8 / t.chips;  // keep the exhaustive search small
   Scenario s;
@@ -76,6 +76,7 @@ void composed(const ComposedInput& in, bool deep) {
   s.run.check.reduce = in.reduce;
   s.run.check.por = in.por;
   s.run.check.symmetry = in.symmetry;
+  s.run.check.collect_all = deep;  // every kind it saw, to hold against the persistent engine
   s.run.check.max_states = s.run.check.reduce ? 200000 : 30000;  // unreduced, 2x3 alone is ~1 s under ASan
   if (in.random) {
     s.run.engine = Engine::Random;
@@ -94,7 +95,7 @@ void composed(const ComposedInput& in, bool deep) {
   eo.check.symmetry_hints = low->hints;
   if (!deep) eo.engine = Engine::Auto;  // the persistent engine where it qualifies: microseconds
   const CheckResult r = *decide(*sys, eo);
-  if (deep) check_persistent_agrees(*sys, r, /*complete=*/false);
+  if (deep) check_persistent_agrees(*sys, r, eo.check.guarantee, j);
   if (r.verdict == Verdict::Budget) return;
   if (!faulty) {
     fuzz::require(r.verdict == Verdict::Ok, "a composed barrier never fails");
@@ -175,7 +176,7 @@ std::optional<MatrixRow> row_holds(const Scenario& s, bool full_table) {
 }
 
 // The reductions against the unreduced search, on the same lowered system.
-void reductions_agree(const Scenario& s, bool deep) {
+void reductions_agree(const Scenario& s, bool deep, props::Judge& j) {
   const Result<Lowered> low = lower_with_hints(*compose(s.topo), s.hyp);
   fuzz::require(low.ok(), "a composed topology lowers under any hypotheses");
   const System* sys = &low->system;
@@ -189,18 +190,17 @@ void reductions_agree(const Scenario& s, bool deep) {
   const CheckResult a = explicit_search(*sys, full);
   const CheckResult b = explicit_search(*sys, bare);
   fuzz::check_counterexample(*sys, a);
-  if (a.verdict == Verdict::Budget || b.verdict == Verdict::Budget) return;
-  fuzz::require(a.found_mask == b.found_mask, "the reductions find exactly what the unreduced search finds");
-  check_persistent_agrees(*sys, b);
+  props::engines_agree(*sys, a, b, j);
+  check_persistent_agrees(*sys, b, bare.guarantee, j);
 }
 
-void scenario(const ScenarioInput& in, bool deep) {
+void scenario(const ScenarioInput& in, bool deep, props::Judge& j) {
   const std::optional<Scenario> s = scenario_of(in, deep);
   if (!s || !row_holds(*s, in.matrix && in.full_table)) return;
-  reductions_agree(*s, deep);
+  reductions_agree(*s, deep, j);
 }
 
-void configs(const ConfigsInput& in, bool deep) {
+void configs(const ConfigsInput& in, bool deep, props::Judge& j) {
   Hypotheses h;
   h.compare = in.compare;
   h.dec = in.dec;
@@ -229,7 +229,7 @@ void configs(const ConfigsInput& in, bool deep) {
     const std::uint32_t mask = kComparedKinds;
     fuzz::require((*oracle & mask) == (r.found_mask & mask), "static oracle == exhaustive checker");
   }
-  check_persistent_agrees(*sys, r);
+  check_persistent_agrees(*sys, r, o.guarantee, j);
 }
 
 // An arbitrary system from the bytes (core/testing/arbitrary_system.h), with arbitrary
@@ -271,9 +271,10 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   const bool deep = sample({data, size});
   const std::optional<fuzz::BarrierInput> in = fuzz::decode({data, size});
   if (!in) return 0;  // too short for its mode
-  if (const auto* c = std::get_if<fuzz::ComposedInput>(&*in)) composed(*c, deep);
-  if (const auto* s = std::get_if<fuzz::ScenarioInput>(&*in)) scenario(*s, deep);
-  if (const auto* c = std::get_if<fuzz::ConfigsInput>(&*in)) configs(*c, deep);
+  fuzz::FuzzJudge judge("barrier", size, deep);
+  if (const auto* c = std::get_if<fuzz::ComposedInput>(&*in)) composed(*c, deep, judge);
+  if (const auto* s = std::get_if<fuzz::ScenarioInput>(&*in)) scenario(*s, deep, judge);
+  if (const auto* c = std::get_if<fuzz::ConfigsInput>(&*in)) configs(*c, deep, judge);
   if (const auto* a = std::get_if<fuzz::ArbitraryInput>(&*in)) arbitrary(*a, deep);
   return 0;
 }

@@ -17,30 +17,11 @@
 #include <string_view>
 #include <type_traits>
 
-#include "judge.h"
+#include "fuzz_judge.h"
 #include "properties.h"
 #include "source.h"
 
 namespace neffbar::fuzz {
-
-class FuzzJudge final : public props::Judge {
- public:
-  struct Discarded {};
-  FuzzJudge(std::string_view property, std::size_t size, bool thorough)
-      : property_(property), size_(size), thorough_(thorough) {}
-  [[noreturn]] void fail(std::string_view what) override {
-    std::fprintf(stderr, "neffbar property %.*s failed: %.*s (input of %zu bytes)\n", static_cast<int>(property_.size()),
-                 property_.data(), static_cast<int>(what.size()), what.data(), size_);
-    std::abort();
-  }
-  [[noreturn]] void discard() override { throw Discarded{}; }
-  bool thorough() const override { return thorough_; }
-
- private:
-  std::string_view property_;
-  std::size_t size_;
-  bool thorough_;
-};
 
 // A topology input (p4_fabrics, p5_deadlock: draw_topology(s, 4, 2)) is one of 256
 // topologies, each drawn by thousands of byte strings, and its law is a function of the

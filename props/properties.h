@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "draw.h"
+#include "engines_agree.h"
 #include "judge.h"
 #include "neffbar/config_diff.h"
 #include "neffbar/json_log.h"
@@ -517,9 +518,8 @@ inline void p11_oracle_agrees(const P11Input& in, const OracleFn& oracle, Judge&
 // On arbitrary small systems (arbitrary_system.h: equality of the wait, GT, several
 // rounds, DEPARTs of rounds nobody arrives in, initial values next to the int32
 // limits): the persistent engine answers exactly the systems that qualify, and there
-// finds exactly the failure kinds the unreduced explicit search finds (while fuzzing,
-// outside the thorough sample: the search with its reductions), with counterexamples
-// that replay.
+// agrees with the unreduced explicit search (while fuzzing, outside the thorough sample:
+// the search with its reductions) by the one rule of engines_agree.h.
 struct SystemInput {
   static constexpr bool kPropertyInput = true;
   System sys;
@@ -538,8 +538,8 @@ inline void persistent_engine_agrees(const SystemInput& in, const PersistentFn& 
   // the judge is thorough (rapidcheck, the ctest replay, a sample of the fuzz inputs);
   // otherwise (most fuzz inputs) with its reductions, which are exact (the property
   // `reductions` holds them against the reference checker) and explore a fraction of the
-  // states, within 2,000 states.  A comparison that runs is the whole one (a search the
-  // budget ended is a discard).
+  // states, within 2,000 states.  A search the budget ended is compared too, by the
+  // rule's half that holds for it.
   CheckOptions o_e;
   o_e.collect_all = true;
   if (j.thorough()) {
@@ -548,11 +548,8 @@ inline void persistent_engine_agrees(const SystemInput& in, const PersistentFn& 
     o_e.max_states = 2'000;
   }
   const CheckResult e = explicit_search(sys, o_e);
-  j.assume(e.verdict != Verdict::Budget);
-  j.require(p->found_mask == e.found_mask, "persistent failure kinds == the explicit search's");
-  if (p->cex) j.require(replay(sys, *p->cex), "the persistent counterexample replays");
-  if (p->global_finding) j.require(replay(sys, *p->global_finding), "the persistent global finding replays");
-  j.tag(e.found_mask == 0 ? "ok" : "failing");
+  engines_agree(sys, *p, e, j);
+  j.tags(e.verdict == Verdict::Budget ? "explicit search cut" : "both exact", e.found_mask == 0 ? "ok" : "failing");
 }
 
 // --------------------------------------------- reductions against the reference -----

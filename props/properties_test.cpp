@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "neffbar/model/engines/explicit/nauty/nauty_automorphisms.h"
+#include "case_judge.h"
 #include "rc_driver.h"
 #include "registry.h"
 
@@ -35,27 +36,9 @@ TEST_P(Props, Holds) {
 INSTANTIATE_TEST_SUITE_P(, Props, ::testing::ValuesIn(property_names()),
                          [](const ::testing::TestParamInfo<std::string_view>& i) { return std::string(i.param); });
 
-// One case outside rapidcheck: a failed check is a test failure naming the case and the
-// check.  Not thorough: the laws decide with the persistent engine (exact), and the
-// explicit search's agreement is rapidcheck's part above.
-class CaseJudge final : public Judge {
- public:
-  struct Stop {};
-  explicit CaseJudge(std::string where) : where_(std::move(where)) {}
-  [[noreturn]] void fail(std::string_view what) override {
-    ADD_FAILURE() << where_ << ": " << what;
-    throw Stop{};
-  }
-  [[noreturn]] void discard() override { throw Stop{}; }
-  bool thorough() const override { return false; }
-
- private:
-  std::string where_;
-};
-
 // The topology properties (draw_topology(s, 4, 2)) draw from 256 topologies: each law
 // holds on every one with the persistent engine's verdicts (exact; the explicit search's
-// agreement is rapidcheck's sample above), so that half of their verdict is exact, not
+// agreement is rapidcheck's sample above; the laws are not thorough here), so that half of their verdict is exact, not
 // sampled, and the fuzz driver may decide each topology once a process
 // (fuzz/property_fuzzer.h).  That the 256 are what the generator draws is checked on
 // 20,000 random byte strings.
@@ -91,12 +74,7 @@ TEST(TopologyProperties, HoldOnEveryTopologyTheyDraw) {
                               std::to_string(t.rounds) + " rounds " + std::string(name(t.lowering));
     for (const auto& law : {+[](const TopologyInput& in, Judge& j) { p4_fabrics_agree(in, real_compose, j); },
                             +[](const TopologyInput& in, Judge& j) { p5_deadlock_freedom(in, real_compose, j); }}) {
-      CaseJudge j(where);
-      try {
-        law(TopologyInput{t}, j);
-        ++decided;
-      } catch (const CaseJudge::Stop&) {
-      }
+      decided += holds_on(where, [&](Judge& j) { law(TopologyInput{t}, j); }) ? 1 : 0;
     }
   }
   EXPECT_EQ(decided, 512) << "every topology decided by both laws, none discarded";

@@ -1,8 +1,12 @@
-// The persistent engine against the explicit search: the same failure kinds on every
-// system both can do, counterexamples that replay, refusals that name the semaphore.
+// The persistent engine against the explicit search, by the one rule of
+// props/engines_agree.h (the same failure kinds on every system both decide exactly,
+// counterexamples that replay), and refusals that name the semaphore.
 #include <gtest/gtest.h>
 
 #include "hand_made.h"
+
+#include "case_judge.h"
+#include "engines_agree.h"
 
 #include <bit>
 #include <cstdint>
@@ -40,19 +44,18 @@ CheckResult explicit_all(const System& s, bool reduce = true) {
   return explicit_search(s, o);
 }
 
+// Two engines' answers by the law (props/engines_agree.h), a failure naming `what`.
+bool agree(const System& s, const CheckResult& a, const CheckResult& b, const std::string& what) {
+  return props::holds_on(what, [&](props::Judge& j) { props::engines_agree(s, a, b, j); });
+}
+
 // The persistent verdict, its mask and its counterexamples against the explicit search.
 void expect_agree(const System& s, const std::string& what) {
   const CheckResult e = explicit_all(s);
   ASSERT_NE(e.verdict, Verdict::Budget) << what;
   const CheckResult p = persistent(s);
-  EXPECT_EQ(p.found_mask, e.found_mask) << what;
   EXPECT_TRUE(p.exact()) << what;
-  if (p.cex) {
-    EXPECT_TRUE(replay(s, *p.cex)) << what << "\n" << format_counterexample(s, *p.cex);
-  }
-  if (p.global_finding) {
-    EXPECT_TRUE(replay(s, *p.global_finding)) << what << "\n" << format_counterexample(s, *p.global_finding);
-  }
+  agree(s, p, e, what);
   // A GLOBAL_UNSAFE shows the round it broke in: the earliest finding, not just any.
   if (p.verdict == Verdict::GlobalUnsafe && p.broke_in_round != 0 && p.cex && !p.cex->trace.empty()) {
     const TraceEntry& last = p.cex->trace.back();
@@ -338,7 +341,7 @@ TEST(Persistent, AgreesWithTheExplicitSearchOnTheMatrixAndFaults) {
         if (e.verdict == Verdict::Budget) continue;
         unreduced += !reduce;
         big += s.topo.chips * s.topo.leaders > 8;
-        EXPECT_EQ(p.found_mask, e.found_mask) << what << " reductions " << reduce << por << sym;
+        agree(sys, p, e, what + " reductions " + std::to_string(reduce) + std::to_string(por) + std::to_string(sym));
       }
       if (small) expect_agree(sys, what);
     }
@@ -384,8 +387,8 @@ TEST(Persistent, AgreesWithTheUnreducedSearch) {
           Composition comp = *compose(Topology{C, L, Fabric::Default, hcc, 2, Wiring::PerPeer, low});
           if (!inject(comp, f, 0)) continue;
           const System sys = *lower(comp, {});
-          const CheckResult e = explicit_all(sys, false);
-          EXPECT_EQ(persistent(sys).found_mask, e.found_mask) << C << "x" << L << " " << name(low) << " " << name(f);
+          agree(sys, persistent(sys), explicit_all(sys, false),
+                std::to_string(C) + "x" + std::to_string(L) + " " + std::string(name(low)) + " " + std::string(name(f)));
         }
       }
     }
@@ -402,14 +405,7 @@ TEST(Persistent, AgreesWithTheExplicitSearchOnArbitraryPersistentSystems) {
     const CheckResult e = explicit_all(s, false);
     if (e.verdict == Verdict::Budget) continue;
     kinds |= e.found_mask;
-    const CheckResult p = persistent(s);
-    ASSERT_EQ(p.found_mask, e.found_mask) << "system " << i;
-    if (p.cex) {
-      ASSERT_TRUE(replay(s, *p.cex)) << "system " << i << "\n" << format_counterexample(s, *p.cex);
-    }
-    if (p.global_finding) {
-      ASSERT_TRUE(replay(s, *p.global_finding)) << "system " << i << "\n" << format_counterexample(s, *p.global_finding) << listing(s);
-    }
+    ASSERT_TRUE(agree(s, persistent(s), e, "system " + std::to_string(i))) << listing(s);
   }
   EXPECT_GT(tried, 1000u);
   // The generator reaches every kind the engine decides.

@@ -25,7 +25,7 @@ namespace {
 struct Plan {
   std::vector<std::uint32_t> prio;    // distinct; the highest enabled runs
   std::vector<std::uint64_t> change;  // at step change[k], the running process drops to priority k
-  PctChange at_change = PctChange::Lower;  // Keep: the broken scheduler pct_test.cpp must catch
+  PctChange at_change = PctChange::Lower;  // Keep: the broken scheduler random_schedules_test.cpp must catch
 };
 
 // What the next instruction of a process would do, judged without running it.

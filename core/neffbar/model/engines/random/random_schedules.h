@@ -13,7 +13,7 @@ namespace neffbar::model {
 
 // What a PCT priority-change point does to the process that just ran: `Lower` (below
 // every initial priority) is PCT.  `Keep` changes nothing, a broken scheduler that the
-// detection-rate test (core/tests/model/pct_test.cpp) must catch.
+// detection-rate test (core/tests/model/random_schedules_test.cpp) must catch.
 enum class PctChange : std::uint8_t { Lower, Keep };
 
 // Random schedules, PCT style: random distinct priorities, `depth`-1 priority-change

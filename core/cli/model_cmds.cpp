@@ -10,6 +10,7 @@
 #include <limits>
 #include <memory>
 #include <new>
+#include <sstream>
 #include <string>
 
 #include <nlohmann/json.hpp>
@@ -31,13 +32,22 @@ namespace {
 
 using namespace neffbar::model;
 
-// Numbers are kept as typed and parsed strictly (options.h): CLI11 would wrap "-1".
+// A default as --help shows it and the parser reads it back: 300, not 300.000000.
+std::string default_text(double v) {
+  std::ostringstream out;
+  out << v;
+  return out.str();
+}
+
+// Numbers are kept as typed and parsed strictly (options.h): CLI11 would wrap "-1".  The
+// engines' defaults are read from their options, not written again here.
 struct CheckArgs {
   std::string chips = "1", leaders = "1", rounds = "1";
   std::string fabric = "default", compare = "ge", dec = "one", wiring = "per_peer", lowering = "table",
               roles = "code", host_addrs = "ctx", guarantee = "global", engine = "auto";
   bool host_cc = false, no_proxy = false, json = false, no_reduce = false, no_symmetry = false, no_por = false;
-  std::string random, seed = "1", max_states = "30000000", max_seconds = "300";
+  std::string random, seed = std::to_string(EngineOptions{}.seed), max_states = std::to_string(CheckOptions{}.max_states),
+              max_seconds = default_text(CommonOptions{}.max_seconds);
   std::string max_memory = "auto";
   std::string html;  // --html FILE (check, check-configs; hypotheses has its own)
 };

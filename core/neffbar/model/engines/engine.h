@@ -20,8 +20,8 @@ struct EngineOptions {
   CheckOptions check;  // guarantee, collect_all, budgets, progress (all engines); reductions (explicit)
   std::uint64_t random_runs = 100;
   std::uint64_t seed = 1;
-  std::uint32_t depth = 3;
-  std::uint64_t max_instructions = 2'000'000'000;  // persistent engine
+  std::uint32_t depth = kPctDepth;
+  std::uint64_t max_instructions = kMaxInstructions;  // persistent engine
 };
 
 // The verdict of the chosen engine.  result.engine names it and result.exact() says

@@ -26,8 +26,12 @@ struct Qualification {
 Qualification qualify(const System& sys);
 
 // The common options (progress in instructions) and an instruction budget.
+// The instruction budget over all greedy runs: the default of PersistentOptions and of
+// EngineOptions.
+inline constexpr std::uint64_t kMaxInstructions = 2'000'000'000;
+
 struct PersistentOptions : CommonOptions {
-  std::uint64_t max_instructions = 2'000'000'000;  // over all greedy runs
+  std::uint64_t max_instructions = kMaxInstructions;
 };
 
 // The exact verdict of a persistent system, with `broke_in_round` when the programs are

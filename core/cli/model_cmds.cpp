@@ -39,13 +39,28 @@ std::string default_text(double v) {
   return out.str();
 }
 
+// Progress lines go to stderr when it is a terminal (and the output is not --json), or
+// wherever it goes with --progress: a log or a pipe gets only what it asked for.
+bool progress_wanted(bool asked, bool json) { return asked || (!json && isatty(STDERR_FILENO) != 0); }
+
+// An engine's progress line, in what it counts: the explicit search states, the others
+// instructions executed (auto: whichever it picks).
+std::function<void(std::uint64_t, double)> progress_line(Engine e) {
+  const char* unit = e == Engine::Explicit ? " states, " : e == Engine::Auto ? " states/instructions, " : " instructions, ";
+  return [unit](std::uint64_t n, double t) { std::cerr << "  ... " << n << unit << static_cast<std::uint64_t>(t) << " s\n"; };
+}
+
+constexpr const char* kProgressHelp =
+    "Progress on stderr about once a second even when stderr is not a terminal (a terminal gets it without --json)";
+
 // Numbers are kept as typed and parsed strictly (options.h): CLI11 would wrap "-1".  The
 // engines' defaults are read from their options, not written again here.
 struct CheckArgs {
   std::string chips = "1", leaders = "1", rounds = "1";
   std::string fabric = "default", compare = "ge", dec = "one", wiring = "per_peer", lowering = "table",
               roles = "code", host_addrs = "ctx", guarantee = "global", engine = "auto";
-  bool host_cc = false, no_proxy = false, json = false, no_reduce = false, no_symmetry = false, no_por = false;
+  bool host_cc = false, no_proxy = false, json = false, no_reduce = false, no_symmetry = false, no_por = false,
+       progress = false;
   std::string random, seed = std::to_string(EngineOptions{}.seed), max_states = std::to_string(CheckOptions{}.max_states),
               max_seconds = default_text(CommonOptions{}.max_seconds);
   std::string max_memory = "auto";
@@ -137,6 +152,7 @@ void add_engine_options(CLI::App* cmd, CheckArgs& a) {
   cmd->add_flag("--no-symmetry", a.no_symmetry, "Disable the symmetry reduction");
   cmd->add_flag("--no-por", a.no_por, "Disable the partial-order reduction");
   cmd->add_flag("--json", a.json, "Machine-readable output");
+  cmd->add_flag("--progress", a.progress, kProgressHelp);
   cmd->add_option("--html", a.html,
                   "Also write the counterexample (or the global finding) as a sequence chart: one self-contained HTML "
                   "page, whole or not at all")
@@ -432,10 +448,7 @@ void add_check(CLI::App& app, Run& run) {
     if (const Status st = check_html_option(cmd, a->html, run); !st) return void(run.exit_code = fail_usage(st.error()));
     Scenario sc = *s;
     sc.run.check.clock = run.clock;
-    if (!a->json) {
-      sc.run.check.progress = [unit = sc.run.engine == Engine::Explicit ? " states, " : sc.run.engine == Engine::Auto ? " states/instructions, " : " instructions, "](
-                            std::uint64_t n, double t) { std::cerr << "  ... " << n << unit << static_cast<std::uint64_t>(t) << " s\n"; };
-    }
+    if (progress_wanted(a->progress, a->json)) sc.run.check.progress = progress_line(sc.run.engine);
     const Result<ScenarioResult> r = run_scenario(sc);
     if (!r) return void(run.exit_code = fail_usage(as_option(r.error())));
     print_result(*r, a->json, scenario_title(sc.topo, sc.hyp), sc.run.check.guarantee);
@@ -503,11 +516,7 @@ void add_check_configs(CLI::App& app, Run& run) {
               std::string(name(sc.hyp.dec)) + " " + std::string(name(sc.topo.lowering));
     }
     sc.run.check.clock = run.clock;
-    if (!b->json) {
-      sc.run.check.progress = [](std::uint64_t n, double t) {
-        std::cerr << "  ... " << n << " states/instructions, " << static_cast<std::uint64_t>(t) << " s\n";
-      };
-    }
+    if (progress_wanted(b->progress, b->json)) sc.run.check.progress = progress_line(sc.run.engine);
     const Result<ScenarioResult> r = run_scenario(sc);
     if (!r) return void(run.exit_code = fail_input(r.error(), "check-configs"));
     print_result(*r, b->json, title, sc.run.check.guarantee);
@@ -574,7 +583,7 @@ void add_compose(CLI::App& app, Run& run) {
 // hypotheses: the matrix over the reference topologies, or the full-scale table.
 void add_hypotheses(CLI::App& app, Run& run) {
   struct MatrixArgs {
-    bool json = false, small = false, full = false;
+    bool json = false, small = false, full = false, progress = false;
     std::string html;
   };
   auto hj = std::make_shared<MatrixArgs>();
@@ -582,6 +591,7 @@ void add_hypotheses(CLI::App& app, Run& run) {
                                 "Run the hypothesis matrix over the reference topologies, or the full-scale table (--full)");
   hy->add_flag("--json", hj->json, "JSON instead of Markdown");
   hy->add_flag("--small", hj->small, "Only the 1x4 and 2x2 topologies (quick)");
+  hy->add_flag("--progress", hj->progress, kProgressHelp);
   hy->add_flag("--full", hj->full,
                "Every chips 1..64 x leaders 1..4 x fabric x host-CC x lowering x wiring at 1 round, and a rounds "
                "sample, decided exactly by the persistent engine (about 20 s on one core)");
@@ -597,9 +607,11 @@ void add_hypotheses(CLI::App& app, Run& run) {
     mo.small = hj->small;
     mo.full = hj->full;
     mo.keep_counterexamples = !hj->html.empty() && !hj->full;
-    mo.progress = [step = hj->full ? 512u : 64u](std::size_t done, std::size_t total) {
-      if (done % step == 0 || done == total) std::cerr << "  ... " << done << "/" << total << " scenarios\n";
-    };
+    if (progress_wanted(hj->progress, hj->json)) {
+      mo.progress = [step = hj->full ? 512u : 64u](std::size_t done, std::size_t total) {
+        if (done % step == 0 || done == total) std::cerr << "  ... " << done << "/" << total << " scenarios\n";
+      };
+    }
     auto rows = run_matrix(mo);
     if (hj->full) {
       for (MatrixRow& r : rows) r.counterexample.clear();  // thousands of them: `neffbar check` shows any one

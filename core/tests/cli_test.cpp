@@ -450,6 +450,38 @@ TEST_F(Cli, CheckConfigsAndHypotheses) {
   EXPECT_NE(h.out.find("## Shortest counterexample per failing combination"), std::string::npos);
 }
 
+// Progress lines ("  ... " on stderr) go to a terminal, or anywhere with --progress: a
+// log or a pipe gets none unasked, and a terminal gets none with --json.  script(1) gives
+// the command a terminal; its stdout still goes to a file.
+TEST_F(Cli, ProgressGoesToATerminalOrWhereAsked) {
+  const Outcome quiet = run("hypotheses --small");
+  EXPECT_EQ(quiet.exit_code, 0);
+  EXPECT_EQ(quiet.err, "");
+  const Outcome asked = run("hypotheses --small --progress");
+  EXPECT_EQ(asked.out, quiet.out);
+  EXPECT_NE(asked.err.find("  ... 64/768 scenarios\n"), std::string::npos) << asked.err;
+  EXPECT_NE(asked.err.find("  ... 768/768 scenarios\n"), std::string::npos) << asked.err;
+  const std::string md = (dir_ / "matrix.md").string();
+  const Outcome tty = shell("script -qec \"\\\"$NB\\\" hypotheses --small > '" + md + "'\" /dev/null");
+  EXPECT_NE(tty.out.find("  ... 768/768 scenarios"), std::string::npos) << tty.out << tty.err;
+  EXPECT_EQ(slurp(md), quiet.out);
+  const Outcome tty_json = shell("script -qec \"\\\"$NB\\\" hypotheses --small --json > '" + md + "'\" /dev/null");
+  EXPECT_EQ(tty_json.out.find("  ... "), std::string::npos) << tty_json.out;
+  // The engines' progress, about once a second: searches cut at 1.5 s, from a topology
+  // and from compose's files of it.
+  const fs::path dir = dir_ / "composed";
+  ASSERT_EQ(run("compose --chips 64 --leaders 4 -o '" + dir.string() + "'").exit_code, 0);
+  const std::string slow = " --engine explicit --no-reduce --no-por --no-symmetry --max-seconds 1.5";
+  for (const std::string& args : {"check --chips 64 --leaders 4" + slow, "check-configs '" + dir.string() + "'" + slow}) {
+    const Outcome unasked = run(args);
+    EXPECT_EQ(unasked.exit_code, 4) << args << unasked.err;
+    EXPECT_EQ(unasked.err, "") << args;
+    const Outcome progress = run(args + " --progress");
+    EXPECT_EQ(progress.exit_code, 4) << args << progress.err;
+    EXPECT_NE(progress.err.find(" states, 1 s\n"), std::string::npos) << args << progress.err;
+  }
+}
+
 // hypotheses --full --html: the full-scale table's grid, titled as such, its cells linking
 // nowhere (its rows keep no counterexample: thousands of them).
 TEST_F(Cli, HypothesesFullHtmlIsTheFullTableWithoutLinks) {

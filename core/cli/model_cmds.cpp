@@ -317,7 +317,6 @@ std::string global_text(const CheckResult& r) {
 
 void print_result(const ScenarioResult& sr, bool json, const std::string& title, GuaranteeMode mode) {
   const CheckResult& r = sr.result;
-  const Qualification q = r.engine == Engine::Persistent ? Qualification{true, {}} : qualify(sr.system);
   const double rate = r.seconds > 0 ? static_cast<double>(r.states) / r.seconds : 0;
   // The global finding is shown apart unless it is the counterexample already shown.
   const bool finding_apart = r.global_finding && !(r.cex && r.cex->kind == Verdict::GlobalUnsafe);
@@ -328,8 +327,8 @@ void print_result(const ScenarioResult& sr, bool json, const std::string& title,
     j["verdict"] = verdict_text(r);
     j["engine"] = engine_name(r.engine);
     j["exact"] = r.exact();
-    j["persistent"] = {{"qualifies", q.ok}};
-    if (!q.ok) j["persistent"]["reason"] = q.reason;
+    j["persistent"] = {{"qualifies", r.not_persistent.empty()}};
+    if (!r.not_persistent.empty()) j["persistent"]["reason"] = r.not_persistent;
     j["exhaustive"] = r.exhaustive;
     auto procs = nlohmann::ordered_json::array();  // the processes a counterexample's steps name
     for (const Process& p : sr.system.procs) procs.push_back(p.name);
@@ -362,7 +361,7 @@ void print_result(const ScenarioResult& sr, bool json, const std::string& title,
     return;
   }
   std::cout << "scenario: " << title << '\n' << "engine:   " << engine_text(r) << '\n';
-  if (!q.ok) std::cout << "          (persistent engine not applicable: " << q.reason << ")\n";
+  if (!r.not_persistent.empty()) std::cout << "          (persistent engine not applicable: " << r.not_persistent << ")\n";
   std::cout << "verdict:  " << verdict_text(r) << '\n';
   if (r.engine == Engine::Explicit) {
     std::cout << "states:   " << r.states << " explored in " << r.seconds << " s (" << static_cast<std::uint64_t>(rate)

@@ -402,5 +402,34 @@ TEST(Engines, RandomModeTriesTheDefault100Schedules) {
   EXPECT_EQ(from_scenario.seed, 1u);
 }
 
+// decide() says why the persistent engine cannot decide a system, whichever engine ran
+// (and asked for by name, the persistent engine refuses it with that reason); a system
+// that qualifies has no reason.  The note is left to what the engine that ran says.
+TEST(Engines, DecideSaysWhyASystemIsNotPersistentWhicheverEngineRan) {
+  const System two_consumers = make(2, {{arrive(), inc(0), wait(0, 1), depart()}, {arrive(), inc(0), wait(0, 1), depart()}});
+  const Qualification q = qualify(two_consumers);
+  ASSERT_FALSE(q.ok);
+  ASSERT_FALSE(q.reason.empty());
+  for (Engine e : {Engine::Auto, Engine::Explicit, Engine::Random}) {
+    EngineOptions o;
+    o.engine = e;
+    const Result<CheckResult> r = decide(two_consumers, o);
+    ASSERT_TRUE(r.ok()) << engine_name(e);
+    EXPECT_EQ(r->not_persistent, q.reason) << engine_name(e);
+    EXPECT_EQ(r->note.find("persistent"), std::string::npos) << engine_name(e) << ": " << r->note;
+    const Result<CheckResult> good = decide(good_pair(), o);
+    ASSERT_TRUE(good.ok()) << engine_name(e);
+    EXPECT_EQ(good->not_persistent, "") << engine_name(e);
+  }
+  EngineOptions by_name;
+  by_name.engine = Engine::Persistent;
+  const Result<CheckResult> refused = decide(two_consumers, by_name);
+  ASSERT_FALSE(refused.ok());
+  EXPECT_EQ(refused.error().got, q.reason);
+  by_name.engine = Engine::Auto;
+  EXPECT_EQ(decide(two_consumers, by_name)->engine, Engine::Explicit);
+  EXPECT_EQ(decide(good_pair(), by_name)->engine, Engine::Persistent);
+}
+
 }  // namespace
 }  // namespace neffbar::model

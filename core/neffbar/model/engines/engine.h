@@ -25,8 +25,8 @@ struct EngineOptions {
 };
 
 // The verdict of the chosen engine.  result.engine names it and result.exact() says
-// whether the verdict is exact; when the persistent engine was not used, result.note
-// says why the system does not qualify.  Asking for the persistent engine on a system
+// whether the verdict is exact; result.not_persistent says why the system does not
+// qualify for the persistent engine (empty when it does), whichever engine ran.  Asking for the persistent engine on a system
 // that does not qualify is an error naming the semaphore and the processes.
 Result<CheckResult> decide(const System& sys, const EngineOptions& opt);
 

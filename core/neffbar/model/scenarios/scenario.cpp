@@ -33,7 +33,9 @@ CheckResult out_of_time(const System& sys, Engine engine, double seconds) {
   r.verdict = Verdict::Budget;
   r.exhaustive = false;
   r.global = GlobalStatus::Unknown;
-  r.engine = engine != Engine::Auto ? engine : qualify(sys).ok ? Engine::Persistent : Engine::Explicit;
+  const Qualification q = qualify(sys);
+  r.engine = engine != Engine::Auto ? engine : q.ok ? Engine::Persistent : Engine::Explicit;
+  r.not_persistent = q.reason;
   r.note = "time budget exhausted before the check started (composing and lowering)";
   r.seconds = seconds;
   return r;

@@ -118,6 +118,9 @@ struct CheckResult {
   std::uint64_t runs = 0;            // random: schedules tried; persistent: greedy runs
   std::uint32_t broke_in_round = 0;  // failing verdict: the smallest round count that already fails (0: not computed)
   std::string note;
+  // Why the persistent engine cannot decide this system (the system does not qualify);
+  // empty when it qualifies.  Set by decide() whichever engine ran.
+  std::string not_persistent;
   [[nodiscard]] bool exact() const { return exhaustive && engine != Engine::Random && verdict != Verdict::Budget; }
 };
 

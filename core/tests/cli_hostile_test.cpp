@@ -5,6 +5,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <tuple>
 #include <vector>
 
 #include "cli_fixture.h"
@@ -105,6 +106,47 @@ TEST_F(Hostile, AFullDeviceOrClosedStdoutIsAnError) {
   }
   // A command that writes nothing on success has nothing to lose.
   EXPECT_EQ(shell("\"$NB\" lint '" + cfg + "' > /dev/full").exit_code, 0);
+}
+
+// compose -o DIR as the shell would make it: the directory 0777 and its files 0666, less
+// the umask; written with stdin closed (a file opened then gets fd 0, a file like any
+// other); named with trailing slashes or relative to the working directory; its
+// temporary beside it, so that the one rename never crosses file systems; and a write
+// that fails part-way leaves no directory and no temporary, exit 1 naming the cause.
+TEST_F(Hostile, AComposedDirectoryAsTheShellWouldMakeIt) {
+  for (const auto& [mask, dir_mode, file_mode] : {std::tuple{"022", 0755, 0644}, std::tuple{"077", 0700, 0600}}) {
+    const fs::path out = dir_ / (std::string("umask") + mask);
+    const Outcome o = shell(std::string("umask ") + mask + "; \"$NB\" compose --chips 2 --logs -o '" + out.string() + "'");
+    ASSERT_EQ(o.exit_code, 0) << o.err;
+    EXPECT_EQ(static_cast<int>(fs::status(out).permissions()), dir_mode) << mask;
+    for (const auto& e : fs::directory_iterator(out)) {
+      EXPECT_EQ(static_cast<int>(fs::status(e.path()).permissions()), file_mode) << mask << " " << e.path();
+    }
+  }
+  const fs::path closed = dir_ / "closed";
+  const Outcome no_stdin = shell("\"$NB\" compose -o '" + closed.string() + "' <&-");
+  EXPECT_EQ(no_stdin.exit_code, 0) << no_stdin.err;
+  EXPECT_TRUE(fs::exists(closed / "manifest.json"));
+  for (const char* name : {"d/", "e//"}) {
+    const Outcome rel = shell("cd '" + dir_.string() + "' && \"$NB\" compose -o " + name);
+    EXPECT_EQ(rel.exit_code, 0) << name << ": " << rel.err;
+    EXPECT_EQ(rel.out, "wrote " + std::string(name) + ": 1 leader image, 1 driver context, manifest.json\n");
+    EXPECT_TRUE(fs::exists(dir_ / std::string(1, name[0]) / "manifest.json")) << name;
+  }
+  struct stat here {}, shm {};
+  if (::stat(dir_.c_str(), &here) == 0 && ::stat("/dev/shm", &shm) == 0 && here.st_dev != shm.st_dev) {
+    const Outcome across = shell("cd /dev/shm && \"$NB\" compose -o '" + (dir_ / "across").string() + "'");
+    EXPECT_EQ(across.exit_code, 0) << "run from another file system: " << across.err;
+  }
+  // A file-size limit of 512 bytes (SIGXFSZ ignored: write() returns EFBIG): the images
+  // fit, the first driver context does not.
+  const fs::path big = dir_ / "big";
+  const Outcome efbig = shell("trap '' XFSZ; ulimit -f 1; exec \"$NB\" compose --chips 2 -o '" + big.string() + "'");
+  EXPECT_EQ(efbig.exit_code, 1);
+  EXPECT_EQ(efbig.err, "neffbar: " + big.string() + ": chip00_context.bin: File too large\n");
+  EXPECT_EQ(efbig.out, "");
+  EXPECT_FALSE(fs::exists(big));
+  for (const auto& e : fs::directory_iterator(dir_)) EXPECT_FALSE(e.path().filename().string().starts_with(".")) << e.path();
 }
 
 TEST_F(Hostile, OutputFilesAreWholeOrUntouched) {

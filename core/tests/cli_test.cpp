@@ -1,6 +1,9 @@
 // End-to-end: runs the real neffbar binary and checks exit codes, stdout and stderr.
+#include <algorithm>
 #include <array>
 #include <chrono>
+#include <tuple>
+#include <vector>
 
 #include <nlohmann/json.hpp>
 
@@ -666,6 +669,124 @@ TEST_F(Cli, ComposeReplacesOnlyItsOwnOutputAndCheckConfigsNamesABadManifest) {
   EXPECT_EQ(r3.exit_code, 1);
   EXPECT_NE(r3.err.find("chip01_leader1.bin"), std::string::npos) << r3.err;
   EXPECT_EQ(r3.out, "");
+}
+
+// check-configs on compose's directory: the manifest's options are the defaults (compare,
+// guarantee, rounds ...), an option given replaces its own only; the scenario line names
+// the directory; a broken manifest is named by the path given; an image or a context of
+// the wrong size is named before anything is decided.
+TEST_F(Cli, CheckConfigsTakesTheManifestsOptionsAndNamesItsFiles) {
+  const fs::path d = dir_ / "d";
+  ASSERT_EQ(run("compose --chips 2 --leaders 2 --compare gt --guarantee declared -o '" + d.string() + "'").exit_code, 0);
+  const Outcome gt = run("check-configs '" + d.string() + "'");
+  EXPECT_EQ(gt.out.rfind("scenario: 2x2 default no-host-cc rounds=1 gt dec=one per_peer table roles=code host-addrs=ctx (" +
+                             d.string() + ")\n", 0), 0u) << gt.out;
+  EXPECT_NE(gt.out.find("verdict:  DEADLOCK"), std::string::npos) << gt.out;  // gt: the last arrival waits for more
+  const nlohmann::json declared = nlohmann::json::parse(run("check-configs --json '" + d.string() + "'").out);
+  EXPECT_EQ(declared["guarantee"], "declared");
+  const nlohmann::json global = nlohmann::json::parse(run("check-configs --json --guarantee global '" + d.string() + "'").out);
+  EXPECT_EQ(global["guarantee"], "global");
+  const nlohmann::json ge = nlohmann::json::parse(run("check-configs --json --compare ge --rounds 2 '" + d.string() + "'").out);
+  EXPECT_EQ(ge["scenario"], "2x2 default no-host-cc rounds=2 ge dec=one per_peer table roles=code host-addrs=ctx (" + d.string() + ")");
+  EXPECT_EQ(ge["verdict"], "OK");
+  EXPECT_EQ(ge["guarantee"], "declared");
+  // A manifest that is no manifest: named by the directory (and the file in it), or by
+  // the manifest's own path.
+  nlohmann::json m = nlohmann::json::parse(slurp(d / "manifest.json"));
+  m["format"] = "x";
+  const fs::path bad = dir_ / "bad";
+  fs::copy(d, bad);
+  std::ofstream(bad / "manifest.json", std::ios::trunc) << m.dump();
+  EXPECT_EQ(run("check-configs '" + bad.string() + "'").err,
+            "neffbar: " + bad.string() + ": out of range: manifest.json: $.format: expected neffbar-compose/1, got \"x\"\n");
+  const std::string at = (bad / "manifest.json").string();
+  EXPECT_EQ(run("check-configs '" + at + "'").err, "neffbar: " + at + ": out of range: $.format: expected neffbar-compose/1, got \"x\"\n");
+  // Sizes, read before the composition: an image one byte long or short, a context over 1 MiB.
+  const fs::path sized = dir_ / "sized";
+  const std::string image = (sized / "chip00_leader0.bin").string(), context = (sized / "chip01_context.bin").string();
+  for (const auto& [path, bytes, got] : {std::tuple{image, std::size_t{0x129}, std::string("more")},
+                                         std::tuple{image, std::size_t{0x127}, std::string("295 bytes")},
+                                         std::tuple{context, std::size_t{(1u << 20) + 1}, std::string("more")}}) {
+    fs::remove_all(sized);
+    fs::copy(d, sized);
+    std::ofstream(path, std::ios::binary | std::ios::trunc) << std::string(bytes, '\0');
+    const bool is_image = path == image;
+    EXPECT_EQ(run("check-configs '" + sized.string() + "'").err,
+              "neffbar: " + sized.string() + ": wrong length: " + path + ": expected " +
+                  (is_image ? "a config image of 296 bytes (0x128)" : "a driver context of at most 1 MiB") + ", got " + got + "\n");
+  }
+}
+
+// Where the explicit search's symmetry came from, in text and JSON: the lowering's hints
+// for a topology, nauty for copies of one config given as files (with the order nauty
+// found; a group past 2^64 is said so).
+TEST_F(Cli, TheSymmetrySaysWhereItCameFrom) {
+  const Outcome hinted = run("check --chips 2 --leaders 2 --engine explicit");
+  EXPECT_NE(hinted.out.find("reductions: por+symmetry (group of 4, from the lowering's hints)"), std::string::npos) << hinted.out;
+  const nlohmann::json hj = nlohmann::json::parse(run("check --chips 2 --leaders 2 --engine explicit --json").out);
+  EXPECT_EQ(hj["symmetry_source"], "hints");
+  EXPECT_FALSE(hj.contains("automorphism_order")) << "nauty was not asked";
+  const nlohmann::json unreduced = nlohmann::json::parse(run("check --chips 2 --leaders 2 --engine explicit --no-reduce --json").out);
+  EXPECT_EQ(unreduced["symmetry"], false) << "the symmetry works on atomic blocks: none without the reduction";
+  // Two configs waiting on one semaphore (not persistent), as copies.
+  std::string shared(0x128, '\0');
+  const auto put = [&](std::size_t at, std::uint64_t v, int n) {
+    for (int i = 0; i < n; ++i) shared[at + static_cast<std::size_t>(i)] = static_cast<char>(v >> (8 * i));
+  };
+  put(0x004, 0x01001020, 8);
+  put(0x0A0, 0x01001020, 8);
+  put(0x0C0, 1, 4);
+  const std::string one = "'" + file("shared.bin", shared).string() + "' ";
+  std::string four, twenty_one;
+  for (int i = 0; i < 4; ++i) four += one;
+  for (int i = 0; i < 21; ++i) twenty_one += one;
+  const Outcome found = run("check-configs --engine explicit " + four);
+  EXPECT_NE(found.out.find("reductions: por+symmetry (group of 24, found by nauty "), std::string::npos) << found.out;
+  const nlohmann::json fj = nlohmann::json::parse(run("check-configs --engine explicit --json " + four).out);
+  EXPECT_EQ(fj["symmetry_group"], 24);
+  EXPECT_EQ(fj["automorphism_order"], 24.0);
+  EXPECT_EQ(fj["symmetry_source"].get<std::string>().rfind("nauty ", 0), 0u) << fj.dump();
+  const Outcome past = run("check-configs --engine explicit --max-states 1000 " + twenty_one);  // 21! > 2^64
+  EXPECT_NE(past.out.find("(group of 2^64 or more, found by nauty "), std::string::npos) << past.out;
+}
+
+// compose's one line, in the singular where there is one, and no logs unasked.
+TEST_F(Cli, ComposeSaysWhatItWrote) {
+  const fs::path one = dir_ / "one";
+  const Outcome o = run("compose -o '" + one.string() + "'");
+  EXPECT_EQ(o.exit_code, 0) << o.err;
+  EXPECT_EQ(o.out, "wrote " + one.string() + ": 1 leader image, 1 driver context, manifest.json\n");
+  std::vector<std::string> names;
+  for (const auto& e : fs::directory_iterator(one)) names.push_back(e.path().filename().string());
+  std::sort(names.begin(), names.end());
+  EXPECT_EQ(names, (std::vector<std::string>{"chip00_context.bin", "chip00_leader0.bin", "manifest.json"}));
+  const Outcome two = run("compose --chips 2 --leaders 1 -o '" + (dir_ / "two").string() + "'");
+  EXPECT_EQ(two.out, "wrote " + (dir_ / "two").string() + ": 2 leader images, 2 driver contexts, manifest.json\n");
+}
+
+// diff of plain directories: their regular files, not hidden ones or folders; a name
+// only one side has makes them unequal in --json too (2-space indented, keys sorted);
+// an image beside a set is named by the set's path, either way round.
+TEST_F(Cli, DiffOfDirectories) {
+  const std::string zero(0x128, '\0');
+  for (const char* d : {"x", "y"}) {
+    fs::create_directories(dir_ / d / "sub");
+    std::ofstream(dir_ / d / "a.bin") << zero;
+  }
+  std::ofstream(dir_ / "x" / ".hidden") << "not an image";
+  std::ofstream(dir_ / "x" / "sub" / "deep.bin") << "not compared";
+  const std::string x = (dir_ / "x").string(), y = (dir_ / "y").string();
+  const Outcome same = run("diff '" + x + "' '" + y + "'");
+  EXPECT_EQ(same.exit_code, 0) << same.out << same.err;
+  std::ofstream(dir_ / "x" / "b.bin") << zero;
+  const Outcome j = run("diff --json '" + x + "' '" + y + "'");
+  EXPECT_EQ(j.exit_code, 5);
+  EXPECT_EQ(j.out, "{\n  \"equal\": false,\n  \"only_in_a\": [\n    \"b.bin\"\n  ],\n  \"only_in_b\": [],\n  \"pairs\": [\n    {\n      \"a\": \"" +
+                       x + "/a.bin\",\n      \"b\": \"" + y + "/a.bin\",\n      \"differences\": []\n    }\n  ]\n}\n");
+  const std::string image = (dir_ / "x" / "a.bin").string();
+  const std::string why = ": invalid argument: " + x + ": expected an image beside an image, or a directory (or manifest) beside another, got a set of images beside one image\n";
+  EXPECT_EQ(run("diff '" + x + "' '" + image + "'").err, "neffbar: " + x + why);
+  EXPECT_EQ(run("diff '" + image + "' '" + x + "'").err, "neffbar: " + x + why);
 }
 
 }  // namespace

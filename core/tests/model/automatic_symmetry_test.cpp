@@ -539,7 +539,14 @@ TEST(AutomaticSymmetry, NautyStopsAtTheDeadline) {
   o.poll_cadence = 1;
   std::uint64_t reads = 0;
   o.clock = [&] { return reads++ < 3 ? 0.0 : 1e9; };
-  EXPECT_EQ(explicit_search(l->system, o).verdict, Verdict::Budget);
+  const CheckResult cut = explicit_search(l->system, o);
+  EXPECT_EQ(cut.verdict, Verdict::Budget);
+  EXPECT_EQ(cut.note, "time budget exhausted while verifying the symmetry");
+  // Symmetry::automatic polls beyond nauty's nodes: the graph once, and each generator's
+  // check on the whole program (a read a process at cadence 1).
+  Deadline whole_check(1e9, [] { return 0.0; }, {}, /*cadence=*/1);
+  ASSERT_TRUE(Symmetry::automatic(l->system, blocks_of(l->system), nauty(), nullptr, &whole_check).has_value());
+  EXPECT_GE(whole_check.reads(), nodes + 1 + whole->generators.size() * l->system.procs.size());
 }
 
 // The smallest graphs: none and one vertex have the trivial group and no generator;

@@ -1,6 +1,8 @@
 // Two engines' answers on one system, held against each other by one rule, written
 // once: the `persistent` property, the barrier fuzz target's cross-checks and the
-// engines' comparisons over the hypothesis matrix (engines_agree_test.cpp) all run it.
+// persistent engine's comparisons over the hypothesis matrix
+// (core/tests/model/persistent_test.cpp) all run it.  The rule alone does not ask an
+// answer to be exact: where one must be, its caller requires it.
 //
 // Both answers come from runs with collect_all, so that an answer's failure kinds are
 // all it saw.  The rule: whatever either found is real (each counterexample and global

@@ -250,6 +250,20 @@ TEST(Teeth, PersistentEngineMissingResidues) {  // a free run that forgets the v
                              prop(draw_persistent, [&](const SystemInput& in, Judge& j) { persistent_engine_agrees(in, forgets, j); })));
 }
 
+TEST(Teeth, PersistentEngineThatGivesUp) {  // BUDGET at once, nothing found: no kind to disagree on
+  const PersistentFn gives_up = [](const System& s, const PersistentOptions& o) -> Result<CheckResult> {
+    Result<CheckResult> r = check_persistent(s, o);
+    if (!r) return r;
+    CheckResult cut;
+    cut.engine = Engine::Persistent;
+    cut.verdict = Verdict::Budget;
+    cut.exhaustive = false;
+    return cut;
+  };
+  EXPECT_TRUE(property_fails("the persistent engine decides exactly within its default budgets",
+                             prop(draw_persistent, [&](const SystemInput& in, Judge& j) { persistent_engine_agrees(in, gives_up, j); })));
+}
+
 TEST(Teeth, PersistentEngineWithACounterexampleThatDoesNotReplay) {  // its last step dropped
   const PersistentFn short_by_one = [](const System& s, const PersistentOptions& o) {
     Result<CheckResult> r = check_persistent(s, o);

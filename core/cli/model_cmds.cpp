@@ -10,7 +10,6 @@
 #include <limits>
 #include <memory>
 #include <new>
-#include <sstream>
 #include <string>
 
 #include <nlohmann/json.hpp>
@@ -32,11 +31,13 @@ namespace {
 
 using namespace neffbar::model;
 
-// A default as --help shows it and the parser reads it back: 300, not 300.000000.
+// A default as --help shows it and parse_seconds reads it back: digits and a point,
+// never an exponent (300, 0.5, 1000000; not 300.000000 or 1e+06).
 std::string default_text(double v) {
-  std::ostringstream out;
-  out << v;
-  return out.str();
+  std::string s = std::to_string(v);
+  s.erase(s.find_last_not_of('0') + 1);
+  if (s.ends_with('.')) s.pop_back();
+  return s;
 }
 
 // Progress lines go to stderr when it is a terminal (and the output is not --json), or
@@ -51,7 +52,8 @@ std::function<void(std::uint64_t, double)> progress_line(Engine e) {
 }
 
 constexpr const char* kProgressHelp =
-    "Progress on stderr about once a second even when stderr is not a terminal (a terminal gets it without --json)";
+    "Progress lines on stderr (the engine's work about once a second; hypotheses: every 64 scenarios) wherever "
+    "stderr goes and with --json too; without it only a terminal gets them, and not with --json";
 
 // Numbers are kept as typed and parsed strictly (options.h): CLI11 would wrap "-1".  The
 // engines' defaults are read from their options, not written again here.

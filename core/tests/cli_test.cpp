@@ -114,6 +114,13 @@ TEST_F(Cli, UsageAndHelp) {
     EXPECT_EQ(h.exit_code, 0) << cmd;
     EXPECT_NE(h.out.find("Usage"), std::string::npos) << cmd;
   }
+  // The engines' defaults, read from their options and shown as the parser reads them back.
+  const Outcome check = run("check --help");
+  for (const char* shown : {"--seed N=1 ", "--max-states N=30000000 ", "--max-seconds SECONDS=300 "}) {
+    EXPECT_NE(check.out.find(shown), std::string::npos) << shown << "\n" << check.out;
+  }
+  EXPECT_EQ(run("check --engine explicit --max-states 30000000 --max-seconds 300").exit_code, 0);
+  EXPECT_EQ(run("check --random 2 --seed 1 --max-seconds 300").exit_code, 0);
 }
 
 TEST_F(Cli, Conventions) {

@@ -269,6 +269,30 @@ TEST(Budgets, AScenarioWhoseBudgetComposingAndLoweringSpentSaysSoBeforeAnyEngine
   const Result<ScenarioResult> r = run_scenario(s);
   ASSERT_TRUE(r.ok());
   EXPECT_EQ(r->result.engine, Engine::Persistent);
+  EXPECT_EQ(r->result.not_persistent, "");
+  // Configs that wait on one semaphore (two copies) do not qualify: auto names the
+  // explicit search and says why; the persistent engine asked for by name is refused as
+  // decide() refuses it, whatever the time.
+  ConfigBytes shared{};
+  const auto put = [&](std::size_t at, std::uint64_t v, int n) {
+    for (int i = 0; i < n; ++i) shared[at + static_cast<std::size_t>(i)] = static_cast<std::uint8_t>(v >> (8 * i));
+  };
+  put(0x004, 0x01001020, 8);  // step 0 lane 0: inc
+  put(0x0A0, 0x01001020, 8);  // step 3 lane 0: wait_ge_and_dec >= 1
+  put(0x0C0, 1, 4);
+  Scenario copies;
+  copies.configs = {shared, shared};
+  copies.run.check.max_seconds = 5;
+  copies.run.check.clock = [] { return 10.0; };
+  const Result<ScenarioResult> late = run_scenario(copies);
+  ASSERT_TRUE(late.ok());
+  EXPECT_EQ(late->result.engine, Engine::Explicit);
+  EXPECT_NE(late->result.not_persistent, "");
+  copies.run.engine = Engine::Persistent;
+  const Result<ScenarioResult> refused = run_scenario(copies);
+  ASSERT_FALSE(refused.ok());
+  EXPECT_EQ(refused.error().where, "persistent engine");
+  EXPECT_EQ(refused.error().got, late->result.not_persistent);
 }
 
 TEST(Budgets, AScenarioWithNoClockGivenTimesItsEnginesFromItsOwnStart) {

@@ -11,13 +11,17 @@ Result<CheckResult> run_engine(const System& sys, const EngineOptions& opt, cons
     case Engine::Auto:
     case Engine::Persistent:
       if (q.ok) return check_persistent(sys, PersistentOptions{opt.check, opt.max_instructions});
-      if (opt.engine == Engine::Persistent) return Error{Errc::InvalidArgument, "persistent engine", "a persistent system", q.reason};
+      if (opt.engine == Engine::Persistent) return persistent_refusal(q);
       return explicit_search(sys, opt.check);
   }
   return Error{Errc::InvalidArgument, "engine", enum_choices<Engine>(), "?"};
 }
 
 }  // namespace
+
+Error persistent_refusal(const Qualification& q) {
+  return Error{Errc::InvalidArgument, "persistent engine", "a persistent system", q.reason};
+}
 
 Result<CheckResult> decide(const System& sys, const EngineOptions& opt) {
   const Qualification q = qualify(sys);

@@ -30,6 +30,9 @@ struct EngineOptions {
 // that does not qualify is an error naming the semaphore and the processes.
 Result<CheckResult> decide(const System& sys, const EngineOptions& opt);
 
+// That refusal: the persistent engine asked for by name on a system that does not qualify.
+Error persistent_refusal(const Qualification& q);
+
 std::optional<Engine> parse_engine(std::string_view name);
 
 }  // namespace neffbar::model

@@ -27,13 +27,15 @@ Result<Lowered> build_system(const Scenario& s, std::uint32_t rounds) {
 namespace {
 
 // The result of a scenario whose time ran out before its decision started (composing
-// and lowering took it): BUDGET, decided by nobody.
-CheckResult out_of_time(const System& sys, Engine engine, double seconds) {
+// and lowering took it): BUDGET, decided by nobody; the persistent engine asked for on a
+// system that does not qualify is refused as decide() refuses it, whatever the time.
+Result<CheckResult> out_of_time(const System& sys, Engine engine, double seconds) {
+  const Qualification q = qualify(sys);
+  if (engine == Engine::Persistent && !q.ok) return persistent_refusal(q);
   CheckResult r;
   r.verdict = Verdict::Budget;
   r.exhaustive = false;
   r.global = GlobalStatus::Unknown;
-  const Qualification q = qualify(sys);
   r.engine = engine != Engine::Auto ? engine : q.ok ? Engine::Persistent : Engine::Explicit;
   r.not_persistent = q.reason;
   r.note = "time budget exhausted before the check started (composing and lowering)";
@@ -59,8 +61,9 @@ Result<ScenarioResult> run_scenario(const Scenario& s) {
   if (!built) return built.error();
   phases.compose_lower = lap();
   if (budget.check()) {
-    CheckResult cut = out_of_time(built->system, run.engine, budget.seconds());
-    return ScenarioResult{std::move(built->system), std::move(cut), phases};
+    Result<CheckResult> cut = out_of_time(built->system, run.engine, budget.seconds());
+    if (!cut) return cut.error();
+    return ScenarioResult{std::move(built->system), std::move(*cut), phases};
   }
   EngineOptions eo = run;
   eo.check.symmetry_hints = std::move(built->hints);

@@ -1,0 +1,105 @@
+// system_graph.h: the coloured graph nauty reads.  Vertices of different kinds
+// (process, instruction, semaphore, guarantee set, member) never share a colour, colour
+// ids are dense, the graph is undirected, a guarantee is a set (order, repeats and
+// members out of range do not count), and preserves() checks every vertex and edge.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cstdint>
+#include <set>
+#include <vector>
+
+#include "hand_made.h"
+#include "neffbar/model/engines/common/compiled.h"
+#include "neffbar/model/engines/explicit/system_graph.h"
+
+namespace neffbar::model {
+namespace {
+
+using namespace hand_made;
+
+std::vector<detail::AtomicBlocks> blocks_of(const System& sys) {
+  return detail::Compiled(sys, /*reduce=*/true, /*prefix_sums=*/false, /*blocks_wanted=*/true).blocks;
+}
+
+// Two processes with one program on s2, both guaranteeing {p0, p1}: written {0, 1} and
+// {1, 0, 0, 7} (7 names no process).  Vertices, in the order they are made: p0, p1; p0's
+// four instructions with s2's vertex after its first use; p1's four; the set; its two
+// members.
+System twins() {
+  const std::vector<Instr> prog = {arrive(), inc(2), wait(2, 2), depart()};
+  return make(3, {prog, prog}, {{0, 1}, {1, 0, 0, 7}});
+}
+
+TEST(SystemGraph, KindsNeverShareAColourAndIdsAreDense) {
+  const System sys = twins();
+  const ColouredGraph g = system_graph(sys, blocks_of(sys));
+  ASSERT_EQ(g.size(), 14u);
+  ASSERT_EQ(g.sema_vertex, (std::vector<std::int64_t>{-1, -1, 4}));
+  const std::vector<std::vector<std::uint32_t>> kinds = {{0, 1}, {2, 3, 5, 6, 7, 8, 9, 10}, {4}, {11}, {12, 13}};
+  std::vector<std::set<std::uint32_t>> colours;
+  for (const auto& vertices : kinds) {
+    std::set<std::uint32_t> c;
+    for (std::uint32_t v : vertices) c.insert(g.colour[v]);
+    colours.push_back(c);
+  }
+  for (std::size_t a = 0; a < kinds.size(); ++a) {
+    for (std::size_t b = a + 1; b < kinds.size(); ++b) {
+      for (std::uint32_t c : colours[a]) EXPECT_FALSE(colours[b].contains(c)) << "kinds " << a << " and " << b;
+    }
+  }
+  EXPECT_EQ(colours[0].size(), 1u) << "the two processes are alike";
+  EXPECT_EQ(colours[4].size(), 1u) << "members are alike";
+  const std::set<std::uint32_t> all(g.colour.begin(), g.colour.end());
+  EXPECT_EQ(*all.rbegin() + 1, all.size()) << "colour ids 0..k-1";
+  EXPECT_EQ(*all.begin(), 0u);
+}
+
+TEST(SystemGraph, IsUndirectedAndAGuaranteeIsOneSet) {
+  const System sys = twins();
+  const ColouredGraph g = system_graph(sys, blocks_of(sys));
+  for (std::uint32_t v = 0; v < g.size(); ++v) {
+    for (std::uint32_t w : g.out[v]) {
+      EXPECT_TRUE(std::binary_search(g.out[w].begin(), g.out[w].end(), v)) << v << " - " << w;
+    }
+  }
+  // Both processes hang off the one set vertex 11, whose members 12 and 13 lead to p0 and p1.
+  for (std::uint32_t p : {0u, 1u}) EXPECT_TRUE(std::binary_search(g.out[p].begin(), g.out[p].end(), 11u)) << p;
+  EXPECT_EQ(g.out[11], (std::vector<std::uint32_t>{0, 1, 12, 13}));
+  EXPECT_EQ(g.out[12], (std::vector<std::uint32_t>{0, 11}));
+  EXPECT_EQ(g.out[13], (std::vector<std::uint32_t>{1, 11}));
+}
+
+TEST(SystemGraph, PreservesChecksEveryVertexAndEdge) {
+  const System sys = twins();
+  const ColouredGraph g = system_graph(sys, blocks_of(sys));
+  const std::uint32_t n = g.size();
+  std::vector<std::uint32_t> id(n);
+  for (std::uint32_t v = 0; v < n; ++v) id[v] = v;
+  EXPECT_TRUE(preserves(g, id));
+  // The swap of the twins: processes, instructions and members swap, the rest stays.
+  std::vector<std::uint32_t> swap = id;
+  for (const auto& [a, b] : {std::pair{0u, 1u}, {2u, 7u}, {3u, 8u}, {5u, 9u}, {6u, 10u}, {12u, 13u}}) std::swap(swap[a], swap[b]);
+  EXPECT_TRUE(preserves(g, swap));
+  EXPECT_FALSE(preserves(g, std::vector<std::uint32_t>(id.begin(), id.end() - 1))) << "one vertex short";
+  std::vector<std::uint32_t> twice = id;
+  twice[13] = 12;
+  EXPECT_FALSE(preserves(g, twice)) << "not a bijection";
+  std::vector<std::uint32_t> out_of_range = id;
+  out_of_range[0] = n;  // the first vertex onto none
+  EXPECT_FALSE(preserves(g, out_of_range));
+  std::vector<std::uint32_t> kinds_mixed = id;
+  std::swap(kinds_mixed[0], kinds_mixed[2]);  // a process onto an instruction
+  EXPECT_FALSE(preserves(g, kinds_mixed));
+  // Colour-preserving, but the edges of the first and of the last vertex broken: the
+  // processes swapped alone, the members swapped alone.
+  std::vector<std::uint32_t> first = id;
+  std::swap(first[0], first[1]);
+  EXPECT_FALSE(preserves(g, first));
+  std::vector<std::uint32_t> last = id;
+  std::swap(last[12], last[13]);
+  EXPECT_FALSE(preserves(g, last));
+}
+
+}  // namespace
+}  // namespace neffbar::model

@@ -735,6 +735,7 @@ TEST_F(Cli, TheSymmetrySaysWhereItCameFrom) {
   EXPECT_FALSE(hj.contains("automorphism_order")) << "nauty was not asked";
   const nlohmann::json unreduced = nlohmann::json::parse(run("check --chips 2 --leaders 2 --engine explicit --no-reduce --json").out);
   EXPECT_EQ(unreduced["symmetry"], false) << "the symmetry works on atomic blocks: none without the reduction";
+  EXPECT_EQ(unreduced["symmetry_group"], 1) << "no symmetry: the trivial group";
   // Two configs waiting on one semaphore (not persistent), as copies.
   std::string shared(0x128, '\0');
   const auto put = [&](std::size_t at, std::uint64_t v, int n) {

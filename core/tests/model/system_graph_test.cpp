@@ -23,12 +23,12 @@ std::vector<detail::AtomicBlocks> blocks_of(const System& sys) {
 }
 
 // Two processes with one program on s2, both guaranteeing {p0, p1}: written {0, 1} and
-// {1, 0, 0, 7} (7 names no process).  Vertices, in the order they are made: p0, p1; p0's
+// {1, 0, 0, 2, 7} (2 and 7 name no process).  Vertices, in the order they are made: p0, p1; p0's
 // four instructions with s2's vertex after its first use; p1's four; the set; its two
 // members.
 System twins() {
   const std::vector<Instr> prog = {arrive(), inc(2), wait(2, 2), depart()};
-  return make(3, {prog, prog}, {{0, 1}, {1, 0, 0, 7}});
+  return make(3, {prog, prog}, {{0, 1}, {1, 0, 0, 2, 7}});
 }
 
 TEST(SystemGraph, KindsNeverShareAColourAndIdsAreDense) {

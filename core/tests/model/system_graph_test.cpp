@@ -6,11 +6,14 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <optional>
 #include <set>
 #include <vector>
 
 #include "hand_made.h"
 #include "neffbar/model/engines/common/compiled.h"
+#include "neffbar/model/engines/explicit/nauty/nauty_automorphisms.h"
+#include "neffbar/model/engines/explicit/symmetry.h"
 #include "neffbar/model/engines/explicit/system_graph.h"
 
 namespace neffbar::model {
@@ -100,6 +103,41 @@ TEST(SystemGraph, PreservesChecksEveryVertexAndEdge) {
   std::swap(last[12], last[13]);
   EXPECT_FALSE(preserves(g, last));
 }
+
+// Inside an atomic block the order of the instructions is not observable unless a
+// semaphore repeats in it (is_automorphism compares such a block in order): two
+// identical increments of one semaphore in one block keep their positions apart, two of
+// different semaphores share the block's position.
+TEST(SystemGraph, ABlockThatRepeatsASemaphoreKeepsItsOrder) {
+  const System sys = make(3, {{arrive(), inc(0), inc(0), wait(0, 2), depart()}, {arrive(), inc(1), inc(2), wait(1, 1), depart()}});
+  const auto blocks = blocks_of(sys);
+  ASSERT_GE(blocks[0].end(1), 3u) << "the two increments are one block";
+  ASSERT_GE(blocks[1].end(1), 3u) << "the two increments are one block";
+  const ColouredGraph g = system_graph(sys, blocks);
+  // Vertices: p0, p1; p0's arrive (2), inc (3), s0 (4), inc (5), wait (6), depart (7);
+  // p1's arrive (8), inc s1 (9), s1 (10), inc s2 (11), s2 (12), wait (13), depart (14).
+  ASSERT_EQ(g.sema_vertex, (std::vector<std::int64_t>{4, 10, 12}));
+  EXPECT_NE(g.colour[3], g.colour[5]) << "s0 repeats: the increments keep their order";
+  EXPECT_EQ(g.colour[9], g.colour[11]) << "no repeat: the increments share the block's position";
+}
+
+// The instructions' colours tell apart what is_automorphism tells apart (here a wait's
+// decrement), or nauty would hand it a generator it refuses, and with it the system's
+// real symmetry would be lost: p0 and p1 are alike, p2 and p3 are not.
+TEST(SystemGraph, TheColoursKeepWhatIsAutomorphismCompares) {
+  const std::vector<Instr> same = {arrive(), inc(0), wait(0, 2), depart()};
+  const System sys = make(2, {same, same, {arrive(), inc(1), wait(1, 2, 1), depart()}, {arrive(), inc(1), wait(1, 2, 2), depart()}});
+  const ColouredGraph g = system_graph(sys, blocks_of(sys));
+  std::set<std::uint32_t> colours;  // of p2's and p3's instruction vertices (their neighbours)
+  for (std::uint32_t p : {2u, 3u}) {
+    for (std::uint32_t v : g.out[p]) colours.insert(g.colour[v]);
+  }
+  EXPECT_EQ(colours.size(), 5u) << "arrive, inc and depart alike; the two waits apart";
+  const std::optional<Symmetry> sym = Symmetry::automatic(sys, blocks_of(sys), *nauty_automorphisms());
+  ASSERT_TRUE(sym.has_value()) << "p0 and p1 swap";
+  EXPECT_EQ(sym->group_size(), 2u);
+}
+
 
 }  // namespace
 }  // namespace neffbar::model

@@ -29,6 +29,8 @@
 namespace neffbar::model {
 namespace {
 
+using hand_made::blocks_of;
+
 const AutomorphismFinder& nauty() {
   const AutomorphismFinder* f = nauty_automorphisms();
   EXPECT_NE(f, nullptr) << "core_tests is linked with nauty";
@@ -57,11 +59,6 @@ CheckResult copies(std::uint32_t n, const AutomorphismFinder* finder, bool symme
   const Result<ScenarioResult> r = run_scenario(s);
   EXPECT_TRUE(r.ok()) << (r.ok() ? "" : r.error().message());
   return r.ok() ? r->result : CheckResult{};
-}
-
-// The atomic blocks the search builds (Lipton reduction on).
-std::vector<detail::AtomicBlocks> blocks_of(const System& sys) {
-  return detail::Compiled(sys, /*reduce=*/true, /*prefix_sums=*/false, /*blocks_wanted=*/true).blocks;
 }
 
 std::uint64_t factorial(std::uint64_t n) { return n <= 1 ? 1 : n * factorial(n - 1); }

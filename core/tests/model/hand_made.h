@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "neffbar/model/engines/common/compiled.h"
 #include "neffbar/model/system/system.h"
 
 namespace neffbar::model::hand_made {
@@ -44,5 +45,9 @@ inline System make(std::size_t semas, std::vector<std::vector<Instr>> progs,
   return s;
 }
 
+// The atomic blocks the explicit search builds (Lipton reduction on).
+inline std::vector<detail::AtomicBlocks> blocks_of(const System& sys) {
+  return detail::Compiled(sys, /*reduce=*/true, /*prefix_sums=*/false, /*blocks_wanted=*/true).blocks;
+}
 
 }  // namespace neffbar::model::hand_made

@@ -16,10 +16,6 @@ namespace {
 
 using namespace hand_made;
 
-std::vector<detail::AtomicBlocks> blocks_of(const System& sys) {
-  return detail::Compiled(sys, /*reduce=*/true, /*prefix_sums=*/false, /*blocks_wanted=*/true).blocks;
-}
-
 // Two processes with the same program on semaphore s2, and two semaphores no one names:
 // every permutation of the processes is an automorphism with the identity renaming, and
 // s0, s1 may be swapped.

@@ -21,10 +21,6 @@ namespace {
 
 using namespace hand_made;
 
-std::vector<detail::AtomicBlocks> blocks_of(const System& sys) {
-  return detail::Compiled(sys, /*reduce=*/true, /*prefix_sums=*/false, /*blocks_wanted=*/true).blocks;
-}
-
 // Two processes with one program on s2, both guaranteeing {p0, p1}: written {0, 1} and
 // {1, 0, 0, 2, 7} (2 and 7 name no process).  Vertices, in the order they are made: p0, p1; p0's
 // four instructions with s2's vertex after its first use; p1's four; the set; its two

@@ -697,6 +697,11 @@ TEST_F(Cli, CheckConfigsTakesTheManifestsOptionsAndNamesItsFiles) {
   EXPECT_EQ(ge["scenario"], "2x2 default no-host-cc rounds=2 ge dec=one per_peer table roles=code host-addrs=ctx (" + d.string() + ")");
   EXPECT_EQ(ge["verdict"], "OK");
   EXPECT_EQ(ge["guarantee"], "declared");
+  // --lowering reaches the composition itself, not only the scenario line: the table's
+  // global break is gone under arrive_wait.
+  const std::string global_ge = "check-configs --json --compare ge --guarantee global ";
+  EXPECT_EQ(nlohmann::json::parse(run(global_ge + "'" + d.string() + "'").out)["verdict"], "GLOBAL_UNSAFE");
+  EXPECT_EQ(nlohmann::json::parse(run(global_ge + "--lowering arrive_wait '" + d.string() + "'").out)["verdict"], "OK");
   // A manifest that is no manifest: named by the directory (and the file in it), or by
   // the manifest's own path.
   nlohmann::json m = nlohmann::json::parse(slurp(d / "manifest.json"));
@@ -756,6 +761,12 @@ TEST_F(Cli, TheSymmetrySaysWhereItCameFrom) {
   EXPECT_EQ(fj["symmetry_source"].get<std::string>().rfind("nauty ", 0), 0u) << fj.dump();
   const Outcome past = run("check-configs --engine explicit --max-states 1000 " + twenty_one);  // 21! > 2^64
   EXPECT_NE(past.out.find("(group of 2^64 or more, found by nauty "), std::string::npos) << past.out;
+  // Two configs that differ in one wait value: nauty was asked and found the trivial group.
+  put(0x0C0, 2, 4);
+  const nlohmann::json tj = nlohmann::json::parse(run("check-configs --engine explicit --json " + one + "'" + file("other.bin", shared).string() + "'").out);
+  EXPECT_EQ(tj["symmetry"], false);
+  EXPECT_EQ(tj["symmetry_group"], 1);
+  EXPECT_EQ(tj["automorphism_order"], 1.0) << "asked, and the order is said even when it is 1";
 }
 
 // compose's one line, in the singular where there is one, and no logs unasked.

@@ -6,6 +6,7 @@
 #include <set>
 #include <tuple>
 
+#include "neffbar/model/engines/explicit/bijection.h"
 #include "neffbar/model/engines/explicit/system_graph.h"
 
 namespace neffbar::model {
@@ -44,12 +45,7 @@ std::optional<std::vector<std::int64_t>> sema_renaming(const System& sys, const 
     if (it == where.end()) return std::nullopt;
     rho[s] = it->second;
   }
-  std::vector<bool> hit(rho.size(), false);
-  for (std::int64_t r : rho) {
-    if (hit[static_cast<std::size_t>(r)]) return std::nullopt;  // not a bijection
-    hit[static_cast<std::size_t>(r)] = true;
-  }
-  return rho;
+  return rho;  // a bijection or not: is_automorphism() checks
 }
 
 }  // namespace
@@ -57,7 +53,7 @@ std::optional<std::vector<std::int64_t>> sema_renaming(const System& sys, const 
 bool is_automorphism(const System& sys, const SymmetryHints& hints, std::span<const std::uint32_t> perm,
                      const std::vector<std::uint32_t>& slot_map,
                      const std::vector<detail::AtomicBlocks>& blocks, Deadline* deadline) {
-  if (perm.size() != sys.procs.size() || hints.sema_slot.size() != sys.semas.size()) return false;
+  if (hints.sema_slot.size() != sys.semas.size()) return false;
   if (deadline && deadline->poll(sys.semas.size())) return false;
   const auto rho = sema_renaming(sys, hints, slot_map);
   return rho && is_automorphism(sys, perm, *rho, blocks, deadline);
@@ -66,17 +62,7 @@ bool is_automorphism(const System& sys, const SymmetryHints& hints, std::span<co
 bool is_automorphism(const System& sys, std::span<const std::uint32_t> perm, std::span<const std::int64_t> rho,
                      const std::vector<detail::AtomicBlocks>& blocks, Deadline* deadline) {
   const std::size_t P = sys.procs.size();
-  if (perm.size() != P || rho.size() != sys.semas.size()) return false;
-  std::vector<bool> seen(std::max(P, rho.size()), false);
-  for (std::uint32_t q : perm) {
-    if (q >= P || seen[q]) return false;
-    seen[q] = true;
-  }
-  std::fill(seen.begin(), seen.end(), false);
-  for (std::int64_t r : rho) {
-    if (r < 0 || static_cast<std::size_t>(r) >= rho.size() || seen[static_cast<std::size_t>(r)]) return false;
-    seen[static_cast<std::size_t>(r)] = true;
-  }
+  if (!is_bijection(perm, P) || !is_bijection(rho, sys.semas.size())) return false;
   for (std::size_t s = 0; s < sys.semas.size(); ++s) {
     if (sys.semas[static_cast<std::size_t>(rho[s])].initial != sys.semas[s].initial) return false;
   }

@@ -1,5 +1,7 @@
 #include "neffbar/model/engines/explicit/system_graph.h"
 
+#include "neffbar/model/engines/explicit/bijection.h"
+
 #include <algorithm>
 #include <map>
 #include <limits>
@@ -107,11 +109,9 @@ ColouredGraph system_graph(const System& sys, const std::vector<detail::AtomicBl
 
 bool preserves(const ColouredGraph& g, std::span<const std::uint32_t> perm) {
   const std::uint32_t n = g.size();
-  if (perm.size() != n) return false;
-  std::vector<bool> hit(n, false);
+  if (!is_bijection(perm, n)) return false;
   for (std::uint32_t v = 0; v < n; ++v) {
-    if (perm[v] >= n || hit[perm[v]] || g.colour[perm[v]] != g.colour[v]) return false;
-    hit[perm[v]] = true;
+    if (g.colour[perm[v]] != g.colour[v]) return false;
   }
   std::vector<std::uint32_t> image;
   for (std::uint32_t v = 0; v < n; ++v) {

@@ -259,7 +259,7 @@ std::uint64_t Symmetry::group_size() const {
     std::uint64_t f = images_.size();
     for (const auto& c : classes_) {
       for (std::uint64_t i = 2; i <= c.size(); ++i) {
-        f = f > UINT64_MAX / i ? UINT64_MAX : f * i;
+        if (__builtin_mul_overflow(f, i, &f)) return UINT64_MAX;
       }
     }
     return f;

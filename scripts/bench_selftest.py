@@ -361,6 +361,20 @@ def git_in(repo):
     return git
 
 
+def baseline_repo(repo, run_of):
+    """A new git repository at `repo` for a committed baseline: (git, the path of its
+    base.json, record) where record(v) writes run_of(v) there."""
+    os.makedirs(repo)
+    base = os.path.join(repo, "base.json")
+
+    def record(value):
+        with open(base, "w") as f:
+            json.dump(run_of(value), f)
+    git = git_in(repo)
+    git("init", "-q")
+    return git, base, record
+
+
 def script(name, *args, cwd=None):
     """(exit code, stdout, stderr) of scripts/<name> args."""
     p = subprocess.run([sys.executable, os.path.join(HERE, name), *args], capture_output=True, text=True, cwd=cwd)
@@ -786,15 +800,7 @@ def test_track(check, tmp):
     # Accepting an alert: the committed baseline re-recorded since the previous point's
     # commit, to within the threshold of the current value (git show reads it then).
     repo = os.path.join(tmp, "repo")
-    os.makedirs(repo)
-    base = os.path.join(repo, "base.json")
-
-    git = git_in(repo)
-
-    def baseline(count_a):
-        with open(base, "w") as f:
-            json.dump(fake_run({"BM_A": ([1.0], count_a), "BM_B": ([1.0], 50.0)}), f)
-    git("init", "-q")
+    git, base, baseline = baseline_repo(repo, lambda count_a: fake_run({"BM_A": ([1.0], count_a), "BM_B": ([1.0], 50.0)}))
     baseline(100.0)
     git("add", "base.json")
     git("commit", "-q", "-m", "baseline 100")
@@ -909,16 +915,8 @@ def test_track_memory(check, tmp):
     rc, out, err, summary = track("c1", prev, dict(prev, **{"BM_F (allocations)": 1.0}))
     check(rc == 1 and "BM_F (allocations): 0 -> 1 (from 0)" in out and "| BM_F (allocations) | 0 | 1 | from 0 | **ERROR** |" in summary,
           f"bench-track, memory: any growth from 0 alerts ({rc} {out.strip()[-160:]!r})")
-    repo = os.path.join(tmp, "memory-repo")
-    os.makedirs(repo)
-    base = os.path.join(repo, "base.json")
-
-    git = git_in(repo)
-
-    def baseline(peak):
-        with open(base, "w") as f:
-            json.dump(with_memory(fake_run({"BM_A": ([1.0], 50.0), "BM_F": ([1.0], 5.0)}), {"BM_A": (peak, 10.0), "BM_F": (0, 0.0)}), f)
-    git("init", "-q")
+    git, base, baseline = baseline_repo(os.path.join(tmp, "memory-repo"), lambda peak: with_memory(
+        fake_run({"BM_A": ([1.0], 50.0), "BM_F": ([1.0], 5.0)}), {"BM_A": (peak, 10.0), "BM_F": (0, 0.0)}))
     baseline(1000)
     git("add", "base.json")
     git("commit", "-q", "-m", "baseline")

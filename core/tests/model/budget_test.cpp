@@ -36,6 +36,14 @@ Lowered composed(std::uint32_t chips, std::uint32_t leaders, bool host_cc, std::
   return std::move(*low);
 }
 
+// The explicit search's options for a composed system: its lowering's hints, 10 s.
+CheckOptions hinted(const Lowered& l) {
+  CheckOptions o;
+  o.symmetry_hints = l.hints;
+  o.max_seconds = 10;
+  return o;
+}
+
 // A clock that reads 0 until it has been read `reads` times, then 1000 s.
 struct Expiring {
   std::shared_ptr<std::uint64_t> read = std::make_shared<std::uint64_t>(0);
@@ -74,9 +82,7 @@ TEST(Budgets, TheSymmetryCanonicalisationPollsTheClock) {
   // ~50 k units of work, so the search must read the clock between successors, not
   // per state (before, it read it every 16384 states: hours here).
   const Lowered l = composed(64, 4, true);
-  CheckOptions o;
-  o.symmetry_hints = l.hints;
-  o.max_seconds = 10;
+  CheckOptions o = hinted(l);
   // How often the start and the symmetry verification read the clock: a search that
   // stops at its first state.
   Expiring setup;
@@ -99,9 +105,7 @@ TEST(Budgets, TheSymmetryCanonicalisationPollsTheClock) {
 
 TEST(Budgets, TheSymmetryVerificationPollsTheClock) {
   const Lowered l = composed(64, 4, true);
-  CheckOptions o;
-  o.symmetry_hints = l.hints;
-  o.max_seconds = 10;
+  CheckOptions o = hinted(l);
   Expiring clock;
   o.clock = clock.after(1);  // the first read passes, the next (inside Symmetry::detect) is late
   const CheckResult r = explicit_search(l.system, o);
@@ -191,8 +195,7 @@ TEST(Budgets, ALesserViolationFoundBeforeTheBudgetRanOutIsReportedBesideBudget) 
   // long before the search would end.  It is not a stopping failure, so the uncut search
   // could still meet one: BUDGET, with the finding as its counterexample.
   const Lowered l = composed(4, 4, false, 2);
-  CheckOptions o;
-  o.symmetry_hints = l.hints;
+  CheckOptions o = hinted(l);
   o.max_states = 1000;
   const CheckResult r = explicit_search(l.system, o);
   EXPECT_EQ(r.verdict, Verdict::Budget);

@@ -80,7 +80,7 @@ TEST(Budgets, ACadenceBelowOneIsOne) {
 TEST(Budgets, TheSymmetryCanonicalisationPollsTheClock) {
   // 64x4 host-CC: 257 processes, a symmetry group of 1536; one canonicalisation is
   // ~50 k units of work, so the search must read the clock between successors, not
-  // per state (before, it read it every 16384 states: hours here).
+  // only per expanded state.
   const Lowered l = composed(64, 4, true);
   CheckOptions o = hinted(l);
   // How often the start and the symmetry verification read the clock: a search that

@@ -14,8 +14,7 @@
 //    N = at most one other action (a marker, an equality wait, a wait on a semaphore
 //    others also decrement or read).  An action on a semaphore that could leave int32
 //    can fail, so it is never a mover.  ARRIVE/DEPART are N, so every violation of the
-//    arrival order stays visible; deadlocks and final values are preserved.  (The last
-//    two conditions were found missing by the reference checker, core/testing/.)
+//    arrival order stays visible; deadlocks and final values are preserved.
 //  - Partial order (por, with reduce): where some process's next block has no marker
 //    and only movers (the host's and the proxies' blocks), that block alone is
 //    expanded: it commutes with every action of every other process (incs and decs on

@@ -96,7 +96,7 @@ struct Findings {
   bool any_depart = false, stopped_early = false, line_broken = false, past_unsafe_unexplored = false;
   std::uint32_t found_mask = 0;
   std::uint64_t transitions = 0;
-  std::string stop;  // why the search stopped before it finished (empty: it did not)
+  std::optional<std::string> stop;  // why the search stopped before it finished, if it did
 };
 
 // Breadth-first over the visited set (which is also the queue), each state expanded
@@ -123,7 +123,7 @@ class Search {
     std::fill(next_.begin(), next_.end(), 0);
     add(0, 0);
     try {
-      for (std::uint32_t i = 0; i < states.size() && f.stop.empty(); ++i) {
+      for (std::uint32_t i = 0; i < states.size() && !f.stop; ++i) {
         if (!expand(i)) break;
       }
     } catch (const std::bad_alloc&) {
@@ -153,7 +153,7 @@ class Search {
     const auto [idx, fresh] = states.insert(key, from, static_cast<std::uint16_t>(slot));
     states_seen_ = states.size();
     if (fresh && states.size() > opt_.max_states) f.stop = "state budget exhausted";
-    if (deadline_.poll(canon_work_ + c_.P) && f.stop.empty()) f.stop = "time budget exhausted";
+    if (deadline_.poll(canon_work_ + c_.P) && !f.stop) f.stop = "time budget exhausted";
   }
 
   // The successor of cur_ by p's block that ends at `end`.
@@ -185,17 +185,17 @@ class Search {
     c_.values(cur_.data(), vals_);
     const bool ample = por_ && expand_ample(i);
     bool any = ample, all_done = !ample;
-    for (std::uint32_t p = 0; p < c_.P && !ample && f.stop.empty(); ++p) {
+    for (std::uint32_t p = 0; p < c_.P && !ample && !f.stop; ++p) {
       if (cur_[p] >= c_.len[p]) continue;
       all_done = false;
       const std::uint32_t end = c_.blocks[p].end(cur_[p]);
       const BlockResult r = run_block(c_, cur_.data(), p, end, vals_, {.keep_going = opt_.collect_all});
-      if (deadline_.poll(end - cur_[p] + 1) && f.stop.empty()) f.stop = "time budget exhausted";
+      if (deadline_.poll(end - cur_[p] + 1) && !f.stop) f.stop = "time budget exhausted";
       if (r.status == BlockStatus::Blocked) continue;
       any = true;
       if (!record(i, p, r)) add_successor(i, p, end);
     }
-    if (!f.stop.empty()) return false;  // this state was not expanded completely: decide nothing from it
+    if (f.stop) return false;  // this state was not expanded completely: decide nothing from it
     if (!any && !all_done) {
       f.found_mask |= bit(Verdict::Deadlock);
       if (!f.failure) f.failure = Finding{Verdict::Deadlock, i, kNone};
@@ -249,7 +249,7 @@ class Search {
 void verdict_of(const Compiled& c, const CheckOptions& opt, const std::optional<Symmetry>& sym, const Search& s,
                 CheckResult& res) {
   const Findings& f = s.f;
-  const bool cut = !f.stop.empty();
+  const bool cut = f.stop.has_value();
   res.states = s.states.size();
   res.transitions = f.transitions;
   res.found_mask = f.found_mask;
@@ -259,12 +259,12 @@ void verdict_of(const Compiled& c, const CheckOptions& opt, const std::optional<
   const bool decided = chosen && (!cut || f.failure);  // a verdict the uncut search gives too
   if (cut) {
     res.exhaustive = false;
-    res.note = decided  ? f.stop + " after the violation was found: the violation is real, but the search did not "
+    res.note = decided  ? *f.stop + " after the violation was found: the violation is real, but the search did not "
                                    "finish, so other kinds of violation may be missed"
-               : chosen ? f.stop + " after a " + std::string(verdict_name(chosen->kind)) +
+               : chosen ? *f.stop + " after a " + std::string(verdict_name(chosen->kind)) +
                               " was found (the counterexample): a more severe violation may come later, so the "
                               "verdict is undecided"
-                        : f.stop;
+                        : *f.stop;
   }
   res.verdict = decided ? chosen->kind : cut ? Verdict::Budget : Verdict::Ok;
   if (chosen) res.cex = rebuild(c, s.states.parents(), s.states.vias(), sym, *chosen);
@@ -273,7 +273,7 @@ void verdict_of(const Compiled& c, const CheckOptions& opt, const std::optional<
   // arrival breaks it whether or not the guarantee held (an UNSAFE whose culprit is not
   // a participant can break it through another process).
   res.global = f.global || f.line_broken               ? GlobalStatus::Broken
-               : !f.stop.empty() || f.stopped_early ? GlobalStatus::Unknown
+               : f.stop || f.stopped_early        ? GlobalStatus::Unknown
                : f.any_depart                         ? GlobalStatus::Holds
                                                       : GlobalStatus::NotReached;
 }

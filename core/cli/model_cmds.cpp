@@ -6,10 +6,12 @@
 #include <algorithm>
 #include <cctype>
 #include <filesystem>
+#include <functional>
 #include <iostream>
 #include <limits>
 #include <memory>
 #include <new>
+#include <span>
 #include <string>
 
 #include <nlohmann/json.hpp>
@@ -18,6 +20,7 @@
 #include "input.h"
 #include "options.h"
 #include "output.h"
+#include "neffbar/codec.h"
 #include "neffbar/model/scenarios/matrix.h"
 #include "neffbar/report/matrix_page.h"
 #include "neffbar/report/matrix_report.h"
@@ -317,7 +320,21 @@ std::string global_text(const CheckResult& r) {
   return "?";
 }
 
-void print_result(const ScenarioResult& sr, bool json, const std::string& title, GuaranteeMode mode) {
+// The configs (named) whose gate, execute_device_barrier (0x124 bit 0), is clear: on
+// the device their 4 steps would not run (libncfw @0x1121a; the semantics INFERRED),
+// while the lowering decides every config's steps as if the gate were set.
+std::vector<std::string> gate_clear(std::span<const ConfigBytes> configs, const std::function<std::string(std::size_t)>& name) {
+  std::vector<std::string> out;
+  for (std::size_t i = 0; i < configs.size(); ++i) {
+    BarrierConfigs c;
+    decode_into(configs[i], c);
+    if (c.execute_device_barrier == 0) out.push_back(name(i));
+  }
+  return out;
+}
+
+void print_result(const ScenarioResult& sr, bool json, const std::string& title, GuaranteeMode mode,
+                  std::span<const std::string> gate_clear = {}) {
   const CheckResult& r = sr.result;
   const double rate = r.seconds > 0 ? static_cast<double>(r.states) / r.seconds : 0;
   // The global finding is shown apart unless it is the counterexample already shown.
@@ -331,6 +348,7 @@ void print_result(const ScenarioResult& sr, bool json, const std::string& title,
     j["exact"] = r.exact();
     j["persistent"] = {{"qualifies", r.not_persistent.empty()}};
     if (!r.not_persistent.empty()) j["persistent"]["reason"] = r.not_persistent;
+    if (!gate_clear.empty()) j["gate_clear"] = gate_clear;
     j["exhaustive"] = r.exhaustive;
     auto procs = nlohmann::ordered_json::array();  // the processes a counterexample's steps name
     for (const Process& p : sr.system.procs) procs.push_back(p.name);
@@ -364,6 +382,12 @@ void print_result(const ScenarioResult& sr, bool json, const std::string& title,
   }
   std::cout << "scenario: " << title << '\n' << "engine:   " << engine_text(r) << '\n';
   if (!r.not_persistent.empty()) std::cout << "          (persistent engine not applicable: " << r.not_persistent << ")\n";
+  if (!gate_clear.empty()) {
+    std::cout << "gate:     clear in";
+    for (const std::string& f : gate_clear) std::cout << ' ' << f;
+    std::cout << ": execute_device_barrier (0x124 bit 0) is 0, so the device would not run " << (gate_clear.size() == 1 ? "its" : "their")
+              << " 4 steps (INFERRED); decided as if it were set\n";
+  }
   std::cout << "verdict:  " << verdict_text(r) << '\n';
   if (r.engine == Engine::Explicit) {
     std::cout << "states:   " << r.states << " explored in " << r.seconds << " s (" << static_cast<std::uint64_t>(rate)
@@ -501,11 +525,13 @@ void add_check_configs(CLI::App& app, Run& run) {
     if (const Status st = check_html_option(cc, b->html, run); !st) return void(run.exit_code = fail_usage(st.error()));
     Scenario sc = *s;
     std::string title;
+    std::vector<std::string> gates;
     const Result<std::optional<ManifestAt>> m = files->size() == 1 ? find_manifest(files->front()) : std::optional<ManifestAt>();
     if (!m) return void(run.exit_code = fail_input(m.error(), files->front()));
     if (*m) {
       if (const Status st = from_manifest(**m, cc, sc); !st) return void(run.exit_code = fail_input(st.error(), files->front()));
       title = scenario_title(sc.topo, sc.hyp) + " (" + files->front() + ")";
+      gates = gate_clear(sc.composition->configs, [&](std::size_t i) { return ((*m)->dir / (*m)->manifest.entries[i].file).string(); });
     } else {
       for (const std::string& f : *files) {
         const Result<ConfigBytes> cfg = read_config(f);
@@ -515,12 +541,13 @@ void add_check_configs(CLI::App& app, Run& run) {
       title = "configs: " + std::to_string(sc.configs.size()) + " files, fabric " + std::string(fabric_name(sc.topo.fabric)) +
               ", rounds=" + std::to_string(sc.topo.rounds) + " " + std::string(name(sc.hyp.compare)) + " dec=" +
               std::string(name(sc.hyp.dec)) + " " + std::string(name(sc.topo.lowering));
+      gates = gate_clear(sc.configs, [&](std::size_t i) { return (*files)[i]; });
     }
     sc.run.check.clock = run.clock;
     if (progress_wanted(b->progress, b->json)) sc.run.check.progress = progress_line(sc.run.engine);
     const Result<ScenarioResult> r = run_scenario(sc);
     if (!r) return void(run.exit_code = fail_input(r.error(), "check-configs"));
-    print_result(*r, b->json, title, sc.run.check.guarantee);
+    print_result(*r, b->json, title, sc.run.check.guarantee, gates);
     if (!b->html.empty() && !write_chart(b->html, *r, title)) return void(run.exit_code = code(Exit::Invalid));
     run.exit_code = code(not_ok(r->result) ? Exit::Failing : Exit::Ok);
   });

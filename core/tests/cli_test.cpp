@@ -769,6 +769,32 @@ TEST_F(Cli, TheSymmetrySaysWhereItCameFrom) {
   EXPECT_EQ(tj["automorphism_order"], 1.0) << "asked, and the order is said even when it is 1";
 }
 
+// A config whose gate (execute_device_barrier, 0x124 bit 0) is clear would not run its
+// steps on the device: check-configs names it, given as a file or in compose's directory.
+TEST_F(Cli, AConfigWhoseGateIsClearIsNamed) {
+  const fs::path d = dir_ / "gate";
+  ASSERT_EQ(run("compose --chips 2 --leaders 1 -o '" + d.string() + "'").exit_code, 0);
+  EXPECT_EQ(run("check-configs '" + d.string() + "'").out.find("gate:"), std::string::npos) << "compose sets every gate";
+  const fs::path image = d / "chip01_leader0.bin";
+  std::string bytes = slurp(image);
+  ASSERT_EQ(bytes.size(), 0x128u);
+  bytes[0x124] = static_cast<char>(bytes[0x124] & ~1);
+  std::ofstream(image, std::ios::binary | std::ios::trunc) << bytes;
+  const Outcome named = run("check-configs '" + d.string() + "'");
+  EXPECT_NE(named.out.find("\ngate:     clear in " + image.string() +
+                           ": execute_device_barrier (0x124 bit 0) is 0, so the device would not run its 4 steps (INFERRED); "
+                           "decided as if it were set\n"),
+            std::string::npos)
+      << named.out;
+  const nlohmann::json j = nlohmann::json::parse(run("check-configs --json '" + d.string() + "'").out);
+  EXPECT_EQ(j["gate_clear"], nlohmann::json::array({image.string()}));
+  const std::string set = (d / "chip00_leader0.bin").string();
+  const Outcome files = run("check-configs '" + set + "' '" + image.string() + "' '" + image.string() + "'");
+  EXPECT_NE(files.out.find("gate:     clear in " + image.string() + " " + image.string() + ": "), std::string::npos) << files.out;
+  EXPECT_NE(files.out.find("would not run their 4 steps"), std::string::npos) << files.out;
+  EXPECT_FALSE(nlohmann::json::parse(run("check-configs --json '" + set + "'").out).contains("gate_clear"));
+}
+
 // compose's one line, in the singular where there is one, and no logs unasked.
 TEST_F(Cli, ComposeSaysWhatItWrote) {
   const fs::path one = dir_ / "one";

@@ -9,6 +9,7 @@
 #include <functional>
 #include <iostream>
 #include <limits>
+#include <map>
 #include <memory>
 #include <new>
 #include <span>
@@ -21,6 +22,7 @@
 #include "options.h"
 #include "output.h"
 #include "neffbar/codec.h"
+#include "neffbar/model/engines/engine_options.h"
 #include "neffbar/model/scenarios/matrix.h"
 #include "neffbar/report/matrix_page.h"
 #include "neffbar/report/matrix_report.h"
@@ -33,15 +35,6 @@ namespace neffbar::cli {
 namespace {
 
 using namespace neffbar::model;
-
-// A default as --help shows it and parse_seconds reads it back: digits and a point,
-// never an exponent (300, 0.5, 1000000; not 300.000000 or 1e+06).
-std::string default_text(double v) {
-  std::string s = std::to_string(v);
-  s.erase(s.find_last_not_of('0') + 1);
-  if (s.ends_with('.')) s.pop_back();
-  return s;
-}
 
 // Progress lines go to stderr when it is a terminal (and the output is not --json), or
 // wherever it goes with --progress: a log or a pipe gets only what it asked for.
@@ -59,17 +52,27 @@ constexpr const char* kProgressHelp =
     "stderr goes and with --json too; without it only a terminal gets them, and not with --json";
 
 // Numbers are kept as typed and parsed strictly (options.h): CLI11 would wrap "-1".  The
-// engines' defaults are read from their options, not written again here.
+// engines' options are the rows of kEngineOptions, by flag, with the defaults the rows give.
 struct CheckArgs {
   std::string chips = "1", leaders = "1", rounds = "1";
   std::string fabric = "default", compare = "ge", dec = "one", wiring = "per_peer", lowering = "table",
               roles = "code", host_addrs = "ctx", guarantee = "global", engine = "auto";
-  bool host_cc = false, no_proxy = false, json = false, no_reduce = false, no_symmetry = false, no_por = false,
-       progress = false;
-  std::string random, seed = std::to_string(EngineOptions{}.seed), max_states = std::to_string(CheckOptions{}.max_states),
-              max_seconds = default_text(CommonOptions{}.max_seconds);
-  std::string max_memory = "auto";
+  bool host_cc = false, no_proxy = false, json = false, progress = false;
+  std::string random;
   std::string html;  // --html FILE (check, check-configs; hypotheses has its own)
+  std::map<std::string_view, std::string> values = engine_values();  // an engine option with a value: its text
+  std::map<std::string_view, bool> flags;                             // a flag among them: given or not
+  [[nodiscard]] const std::string& value(std::string_view flag) const { return values.at(flag); }
+  [[nodiscard]] bool flag(std::string_view flag) const { return flags.count(flag) > 0 && flags.at(flag); }
+
+ private:
+  static std::map<std::string_view, std::string> engine_values() {
+    std::map<std::string_view, std::string> v;
+    for (const EngineOption& o : kEngineOptions) {
+      if (!o.type.empty()) v[o.flag] = o.default_text ? o.default_text() : std::string();
+    }
+    return v;
+  }
 };
 
 constexpr std::uint64_t kU32Max = std::numeric_limits<std::uint32_t>::max();
@@ -145,17 +148,13 @@ void add_engine_options(CLI::App* cmd, CheckArgs& a) {
                   "system qualifies, else searches explicitly")
       ->capture_default_str();
   cmd->add_option("--random", a.random, "Random schedules (PCT): this many (implies --engine random; proves nothing)")->type_name("N");
-  cmd->add_option("--seed", a.seed, "Seed for --random")->capture_default_str()->type_name("N");
-  cmd->add_option("--max-states", a.max_states, "State budget")->capture_default_str()->type_name("N");
-  cmd->add_option("--max-seconds", a.max_seconds, "Time budget in seconds, every engine and every phase (a decimal number > 0)")->capture_default_str()->type_name("SECONDS");
-  cmd->add_option("--max-memory", a.max_memory,
-                  "Memory budget of the explicit search: MiB, or with K|M|G|T (auto: 4G, at most a quarter of physical "
-                  "memory and 3/4 of ulimit -v)")
-      ->capture_default_str()
-      ->type_name("SIZE");
-  cmd->add_flag("--no-reduce", a.no_reduce, "Disable the Lipton (atomic block) reduction");
-  cmd->add_flag("--no-symmetry", a.no_symmetry, "Disable the symmetry reduction");
-  cmd->add_flag("--no-por", a.no_por, "Disable the partial-order reduction");
+  for (const EngineOption& o : kEngineOptions) {
+    if (o.type.empty()) {
+      cmd->add_flag(std::string(o.flag), a.flags[o.flag], std::string(o.help));
+    } else {
+      cmd->add_option(std::string(o.flag), a.values.at(o.flag), std::string(o.help))->capture_default_str()->type_name(std::string(o.type));
+    }
+  }
   cmd->add_flag("--json", a.json, "Machine-readable output");
   cmd->add_flag("--progress", a.progress, kProgressHelp);
   cmd->add_option("--html", a.html,
@@ -177,18 +176,13 @@ void add_topology_options(CLI::App* cmd, CheckArgs& a) {
       ->capture_default_str();
 }
 
-// Options that only some engines read: refused (exit 2, the option named) when the
-// chosen engine would ignore them.  Under auto they tune the explicit search, which
-// decides whatever the persistent engine cannot.
+// An engine option the chosen engine would not read is refused (exit 2, the option and
+// its owner named), as kEngineOptions says who reads what.
 Status refuse_unused(const CLI::App* cmd, Engine e) {
-  const std::string chosen = "--engine " + std::string(engine_name(e));
-  if (e == Engine::Persistent || e == Engine::Random) {
-    for (const char* opt : {"--no-reduce", "--no-symmetry", "--no-por", "--max-states", "--max-memory"}) {
-      if (cmd->count(opt) > 0) return Error{Errc::InvalidArgument, opt, "the explicit search's option (--engine explicit or auto)", chosen};
+  for (const EngineOption& o : kEngineOptions) {
+    if (!o.readers.has(e) && cmd->count(std::string(o.flag)) > 0) {
+      return Error{Errc::InvalidArgument, std::string(o.flag), std::string(o.owner), "--engine " + std::string(engine_name(e))};
     }
-  }
-  if (e != Engine::Random && cmd->count("--seed") > 0) {
-    return Error{Errc::InvalidArgument, "--seed", "random schedules (--random N or --engine random)", chosen};
   }
   return {};
 }
@@ -202,9 +196,9 @@ Result<Scenario> to_scenario(const CheckArgs& a) {
   const auto leaders = parse_count("--leaders", a.leaders, kLeaderRange.lo, kLeaderRange.hi);
   const auto rounds = parse_count("--rounds", a.rounds, kRoundRange.lo, kRoundRange.hi);
   const auto random = parse_count("--random", a.random.empty() ? "0" : a.random, a.random.empty() ? 0 : 1, kU32Max);
-  const auto seed = parse_count("--seed", a.seed, 0, kU64Max);
-  const auto max_states = parse_count("--max-states", a.max_states, 1, kU64Max);
-  const auto max_seconds = parse_seconds("--max-seconds", a.max_seconds);
+  const auto seed = parse_count("--seed", a.value("--seed"), 0, kU64Max);
+  const auto max_states = parse_count("--max-states", a.value("--max-states"), 1, kU64Max);
+  const auto max_seconds = parse_seconds("--max-seconds", a.value("--max-seconds"));
   for (const Error* e : {chips ? nullptr : &chips.error(), leaders ? nullptr : &leaders.error(),
                          rounds ? nullptr : &rounds.error(), random ? nullptr : &random.error(),
                          seed ? nullptr : &seed.error(), max_states ? nullptr : &max_states.error(),
@@ -230,12 +224,12 @@ Result<Scenario> to_scenario(const CheckArgs& a) {
   s.topo.lowering = *low;
   s.hyp = Hypotheses{*cmp, *dec, *rol, *hos, !a.no_proxy};
   s.run.check.guarantee = *gua;
-  s.run.check.reduce = !a.no_reduce;
-  s.run.check.symmetry = !a.no_symmetry;
-  s.run.check.por = !a.no_por;
+  s.run.check.reduce = !a.flag("--no-reduce");
+  s.run.check.symmetry = !a.flag("--no-symmetry");
+  s.run.check.por = !a.flag("--no-por");
   s.run.check.max_states = *max_states;
   s.run.check.max_seconds = *max_seconds;
-  const Result<std::uint64_t> mem = parse_memory(a.max_memory);
+  const Result<std::uint64_t> mem = parse_memory(a.value("--max-memory"));
   if (!mem) return mem.error();
   s.run.check.max_memory = *mem;
   const std::optional<Engine> engine = parse_engine(a.engine);

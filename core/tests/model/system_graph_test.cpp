@@ -120,6 +120,21 @@ TEST(SystemGraph, ABlockThatRepeatsASemaphoreKeepsItsOrder) {
 // The instructions' colours tell apart what is_automorphism tells apart (here a wait's
 // decrement), or nauty would hand it a generator it refuses, and with it the system's
 // real symmetry would be lost: p0 and p1 are alike, p2 and p3 are not.
+// An ordered block's instruction is coloured by the block's start and end as well as its
+// pc: is_automorphism() maps a block only onto one with the same boundaries.
+TEST(SystemGraph, AnOrderedBlockKeepsItsBoundaries) {
+  const System sys = make(4, {{arrive(), inc(0), inc(0), wait(3, 1), depart()}, {arrive(), wait(1, 1), inc(2), inc(2), depart()}});
+  const auto blocks = blocks_of(sys);
+  ASSERT_EQ(blocks[0].end(0), 3u);
+  ASSERT_EQ(blocks[1].end(1), 4u);
+  const ColouredGraph g = system_graph(sys, blocks);
+  // p0's arrive (2), inc s0 (3), s0 (4), inc s0 (5), ...; p1's arrive (9), wait s1 (10),
+  // s1 (11), inc s2 (12), s2 (13), inc s2 (14), depart (15).
+  ASSERT_EQ(g.sema_vertex, (std::vector<std::int64_t>{4, 11, 13, 7}));
+  EXPECT_NE(g.colour[5], g.colour[12]) << "pc 2, blocks of length 3 both, but [0,3) and [1,4)";
+  EXPECT_NE(g.colour[12], g.colour[14]) << "s2 repeats: the increments keep their order";
+}
+
 TEST(SystemGraph, TheColoursKeepWhatIsAutomorphismCompares) {
   const std::vector<Instr> same = {arrive(), inc(0), wait(0, 2), depart()};
   const System sys = make(2, {same, same, {arrive(), inc(1), wait(1, 2, 1), depart()}, {arrive(), inc(1), wait(1, 2, 2), depart()}});

@@ -5,14 +5,14 @@
 #include <algorithm>
 #include <map>
 #include <limits>
-#include <tuple>
+#include <vector>
 
 namespace neffbar::model {
 namespace {
 
-// (kind, then the kind's fields); kind 0 = process, 1 = instruction, 2 = semaphore.
-using Colour = std::tuple<int, std::int64_t, std::int64_t, std::int64_t, std::int64_t, std::int64_t, std::int64_t,
-                          std::int64_t>;
+// The kind, then the kind's fields: 0 = process, 1 = instruction, 2 = semaphore, 3 = a
+// guarantee set, 4 = a member of one.
+using Colour = std::vector<std::int64_t>;
 
 }  // namespace
 
@@ -22,7 +22,7 @@ ColouredGraph system_graph(const System& sys, const std::vector<detail::AtomicBl
   std::vector<std::vector<std::uint32_t>> out;
   for (const Process& p : sys.procs) {
     colours.push_back({0, p.participant, static_cast<std::int64_t>(p.program.size()), p.program.repeat(),
-                       p.program.body_rounds(), 0, 0, 0});
+                       p.program.body_rounds()});
     out.emplace_back();
   }
   ColouredGraph g;
@@ -45,7 +45,7 @@ ColouredGraph system_graph(const System& sys, const std::vector<detail::AtomicBl
       for (std::uint32_t pc = start; pc < end; ++pc) {
         const Instr& in = body[pc];
         const bool op = in.marker == Marker::None;
-        colours.push_back({1, ordered ? pc : start, end - start, static_cast<int>(in.marker),
+        colours.push_back({1, start, end, ordered ? pc : -1, static_cast<int>(in.marker),
                            op ? static_cast<int>(in.op.prim) : -1, op ? in.op.value : 0, op ? in.op.dec : 0, in.round});
         const auto v = static_cast<std::uint32_t>(out.size());
         out[p].push_back(v);
@@ -54,7 +54,7 @@ ColouredGraph system_graph(const System& sys, const std::vector<detail::AtomicBl
         auto& sv = g.sema_vertex.at(in.op.sema);
         if (sv < 0) {
           sv = static_cast<std::int64_t>(out.size());
-          colours.push_back({2, sys.semas[in.op.sema].initial, 0, 0, 0, 0, 0, 0});
+          colours.push_back({2, sys.semas[in.op.sema].initial});
           out.emplace_back();
         }
         out[v].push_back(static_cast<std::uint32_t>(sv));
@@ -77,11 +77,11 @@ ColouredGraph system_graph(const System& sys, const std::vector<detail::AtomicBl
     if (members.empty()) continue;
     auto [it, fresh] = set_vertex.try_emplace(members, static_cast<std::uint32_t>(out.size()));
     if (fresh) {
-      colours.push_back({3, 0, 0, 0, 0, 0, 0, 0});
+      colours.push_back({3});
       out.emplace_back();
       for (std::uint32_t q : members) {
         out[it->second].push_back(static_cast<std::uint32_t>(out.size()));
-        colours.push_back({4, 0, 0, 0, 0, 0, 0, 0});
+        colours.push_back({4});
         out.push_back({q});
       }
     }

@@ -3,11 +3,11 @@
 // system itself rather than from the lowering's hints.
 //
 // Vertices: each process (coloured by participant flag and program shape), each
-// instruction of its body (coloured by its atomic block's start and length -- its own
-// pc where a semaphore repeats in the block -- and its primitive, value, dec and
-// round), each semaphore some instruction names
-// (coloured by its initial value), each distinct guarantee set and a vertex for each of
-// its members.  Undirected edges: process - its instructions, instruction - its
+// instruction of its body (coloured by its atomic block's start and end, which
+// is_automorphism() requires an image to share; its own pc too where a semaphore repeats
+// in the block, as only then is the order inside the block compared; and its
+// primitive, value, dec and round), each semaphore some instruction names (coloured by
+// its initial value), each distinct guarantee set and a vertex for each of its members.  Undirected edges: process - its instructions, instruction - its
 // semaphore, p - S where p's guarantee is the set S, and S - m - q for each member q of
 // S (S and m coloured apart, so the path keeps the direction).  Step and lane labels
 // are not semantics and are left out.  An automorphism of this graph is a candidate: the

@@ -44,7 +44,7 @@ void BM_Checker(benchmark::State& state) {
   std::uint64_t states = 0;
   for (auto _ : state) {
     measured([&] {
-      const CheckResult r = explicit_search(sys, o);
+      const CheckResult r = check_explicit(sys, o);
       states += r.states;
       benchmark::DoNotOptimize(r.verdict);
     });

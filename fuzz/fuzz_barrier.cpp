@@ -187,8 +187,8 @@ void reductions_agree(const Scenario& s, bool deep, props::Judge& j) {
   full.symmetry_hints = low->hints;
   bare.reduce = bare.por = bare.symmetry = false;
   bare.max_states = 20000;
-  const CheckResult a = explicit_search(*sys, full);
-  const CheckResult b = explicit_search(*sys, bare);
+  const CheckResult a = check_explicit(*sys, full);
+  const CheckResult b = check_explicit(*sys, bare);
   fuzz::check_counterexample(*sys, a);
   props::engines_agree(*sys, a, b, j);
   check_persistent_agrees(*sys, b, bare.guarantee, j);
@@ -221,7 +221,7 @@ void configs(const ConfigsInput& in, bool deep, props::Judge& j) {
     }
     return;
   }
-  const CheckResult r = explicit_search(*sys, o);
+  const CheckResult r = check_explicit(*sys, o);
   if (r.verdict == Verdict::Budget) return;
   fuzz::check_counterexample(*sys, r);
   if (deep) fuzz::check_promela(*sys);  // a third of the time otherwise
@@ -254,7 +254,7 @@ void arbitrary(const ArbitraryInput& in, bool deep) {
   po.collect_all = true;
   const Result<CheckResult> p = check_persistent(sys, po);
   fuzz::require(p.ok() == qualify(sys).ok, "the persistent engine answers exactly the systems that qualify");
-  const CheckResult r = p ? *p : explicit_search(sys, testing::reduction_variant(one, hints, 300));
+  const CheckResult r = p ? *p : check_explicit(sys, testing::reduction_variant(one, hints, 300));
   fuzz::check_counterexample(sys, r);
   if (r.global_finding) fuzz::require(replay(sys, *r.global_finding), "the global finding replays");
   if (deep) fuzz::check_promela(sys);

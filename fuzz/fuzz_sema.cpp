@@ -44,7 +44,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   // The checker costs ~1 ms a trace under ASan: long traces add nothing it has not
   // seen in the first 32 ops, so only short ones go through it.
   if (sys.procs[0].program.size() > kCheckedOps) return 0;
-  const model::CheckResult r = model::explicit_search(sys);
+  const model::CheckResult r = model::check_explicit(sys);
   fuzz::require(r.verdict == want, "the checker runs a trace as the machine does");
   fuzz::check_counterexample(sys, r);
   fuzz::check_promela(sys);

@@ -176,7 +176,7 @@ inline void p4_fabrics_agree(const TopologyInput& in, const Composer& composer, 
       CheckOptions o;
       o.guarantee = GuaranteeMode::Declared;
       o.symmetry_hints = low.hints;
-      j.require(explicit_search(low.system, o).verdict == Verdict::Ok, "composed on either fabric: OK");
+      j.require(check_explicit(low.system, o).verdict == Verdict::Ok, "composed on either fabric: OK");
     }
     PersistentOptions po;
     po.guarantee = GuaranteeMode::Declared;
@@ -223,7 +223,7 @@ inline void p5_deadlock_freedom(const TopologyInput& in, const Composer& compose
     CheckOptions o;
     o.guarantee = GuaranteeMode::Declared;
     o.symmetry_hints = low.hints;
-    const CheckResult r = explicit_search(low.system, o);
+    const CheckResult r = check_explicit(low.system, o);
     j.require(r.verdict == Verdict::Ok, "composed: no DEADLOCK, UNSAFE, NOT_REUSABLE");
     j.require(!r.global_finding.has_value() == global_expected, "the global property holds exactly where expected");
   }
@@ -401,7 +401,7 @@ inline void p9_reusability(const P9Input& in, const Composer& composer, Judge& j
     if (final_values) max_progress(sys, std::vector<std::uint32_t>(sys.procs.size(), UINT32_MAX), *final_values);
     std::vector<Verdict> v;
     if (const Result<CheckResult> p = check_persistent(sys, po)) v.push_back(p->verdict);
-    if (v.empty() || j.thorough()) v.push_back(explicit_search(sys, o).verdict);
+    if (v.empty() || j.thorough()) v.push_back(check_explicit(sys, o).verdict);
     return v;
   };
   std::vector<std::int32_t> vals;
@@ -508,7 +508,7 @@ inline void p11_oracle_agrees(const P11Input& in, const OracleFn& oracle, Judge&
   if (!p || j.thorough()) {
     CheckOptions all;
     all.collect_all = true;
-    got = explicit_search(sys, all).found_mask & mask;
+    got = check_explicit(sys, all).found_mask & mask;
     j.require((*o & mask) == got, "the oracle's failure kinds == the checker's");
   }
   j.tags(name(in.fault), got == 0 ? "ok" : "failing");
@@ -550,7 +550,7 @@ inline void persistent_engine_agrees(const SystemInput& in, const PersistentFn& 
   } else {
     o_e.max_states = 2'000;
   }
-  const CheckResult e = explicit_search(sys, o_e);
+  const CheckResult e = check_explicit(sys, o_e);
   engines_agree(sys, *p, e, j);
   j.tags(e.verdict == Verdict::Budget ? "explicit search cut" : "both exact", e.found_mask == 0 ? "ok" : "failing");
 }

@@ -31,7 +31,7 @@ void for_each_property(Visit&& visit) {
   visit(Property<TopologyInput>{"p5_deadlock", draw_p5,
                                 [](const TopologyInput& in, Judge& j) { p5_deadlock_freedom(in, real_compose, j); }});
   visit(Property<P5FaultInput>{"p5_faults", draw_p5_faults, [](const P5FaultInput& in, Judge& j) {
-                                 p5_faults_are_caught(in, [](const System& s) { return explicit_search(s); }, j);
+                                 p5_faults_are_caught(in, [](const System& s) { return check_explicit(s); }, j);
                                }});
   visit(Property<P6Input>{"p6_and", draw_p6, [](const P6Input& in, Judge& j) { p6_all_leaders_and(in, real_compose, j); }});
   visit(Property<CtxInput>{"p7_merge", draw_p7, [](const CtxInput& in, Judge& j) { p7_host_cc_merge(in, is_host_cc, j); }});
@@ -44,7 +44,7 @@ void for_each_property(Visit&& visit) {
                            }});
   visit(Property<P11Input>{"p11_oracle", draw_p11, [](const P11Input& in, Judge& j) { p11_oracle_agrees(in, static_oracle, j); }});
   visit(Property<ReductionInput>{"reductions", draw_reductions, [](const ReductionInput& in, Judge& j) {
-                                   reductions_agree_with_the_reference(in, [](const System& s, const CheckOptions& o) { return explicit_search(s, o); }, j);
+                                   reductions_agree_with_the_reference(in, [](const System& s, const CheckOptions& o) { return check_explicit(s, o); }, j);
                                  }});
   visit(Property<SystemInput>{"persistent", draw_persistent, [](const SystemInput& in, Judge& j) {
                                 persistent_engine_agrees(in, check_persistent, j);

@@ -11,7 +11,7 @@ namespace {
 // went unseen with symmetry on.  Shrunk input: chips=2 leaders=2 default host-cc.
 TEST(Regressions, PorMustNotHideC7) {
   const System sys = *lower(*compose(Topology{2, 2, Fabric::Default, true, 1}), {});
-  EXPECT_EQ(explicit_search(sys).verdict, Verdict::GlobalUnsafe);
+  EXPECT_EQ(check_explicit(sys).verdict, Verdict::GlobalUnsafe);
 }
 
 // P9 found: counting wiring was given the per-peer symmetry renaming (8+j named a

@@ -216,7 +216,7 @@ TEST(Teeth, P11_OracleIgnoringThresholds) {
 
 TEST(Teeth, ReductionsMissingADeadlock) {  // a search that stops looking for dead ends
   const CheckFn blind = [](const System& s, const CheckOptions& o) {
-    CheckResult r = explicit_search(s, o);
+    CheckResult r = check_explicit(s, o);
     r.found_mask &= ~bit(Verdict::Deadlock);
     return r;
   };

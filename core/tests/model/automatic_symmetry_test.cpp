@@ -160,7 +160,7 @@ TEST(AutomaticSymmetry, AgreesWithTheReferenceWithoutHints) {
       o.por = por;
       o.automorphisms = &nauty();
       o.max_states = 200'000;
-      const CheckResult r = explicit_search(ac.sys, o);
+      const CheckResult r = check_explicit(ac.sys, o);
       const std::string why =
           testing::report_disagreement(ac.sys, r, ref, testing::ReportContext{.broke_in_round = 0});
       ASSERT_TRUE(why.empty()) << "system " << i << (por ? " with POR" : "") << ": " << why << '\n' << listing(ac.sys);
@@ -225,7 +225,7 @@ TEST(AutomaticSymmetry, AGeneratorThatIsNoAutomorphismIsRefused) {
   CheckOptions o;
   o.collect_all = true;
   o.automorphisms = &lying;
-  const CheckResult r = explicit_search(sys, o);
+  const CheckResult r = check_explicit(sys, o);
   EXPECT_FALSE(r.symmetry_used);
   EXPECT_EQ(r.found_mask, testing::reference_check(sys).found_mask);
 }
@@ -325,10 +325,10 @@ TEST(AutomaticSymmetry, ARingIsReducedByItsRotations) {
   o.collect_all = true;
   o.por = false;  // (partial-order reduction takes the ring to a handful of states)
   o.automorphisms = &nauty();
-  const CheckResult reduced = explicit_search(sys, o);
+  const CheckResult reduced = check_explicit(sys, o);
   std::cout << "ring of " << N << ": " << reduced.states << " states, ";
   o.symmetry = false;
-  const CheckResult whole = explicit_search(sys, o);
+  const CheckResult whole = check_explicit(sys, o);
   std::cout << whole.states << " without the rotations\n";
   EXPECT_TRUE(reduced.symmetry_used);
   EXPECT_EQ(reduced.verdict, whole.verdict);
@@ -536,7 +536,7 @@ TEST(AutomaticSymmetry, NautyStopsAtTheDeadline) {
   o.poll_cadence = 1;
   std::uint64_t reads = 0;
   o.clock = [&] { return reads++ < 3 ? 0.0 : 1e9; };
-  const CheckResult cut = explicit_search(l->system, o);
+  const CheckResult cut = check_explicit(l->system, o);
   EXPECT_EQ(cut.verdict, Verdict::Budget);
   EXPECT_EQ(cut.note, "time budget exhausted while verifying the symmetry");
   // Symmetry::automatic polls beyond nauty's nodes: the graph once, and each generator's

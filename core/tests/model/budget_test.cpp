@@ -88,12 +88,12 @@ TEST(Budgets, TheSymmetryCanonicalisationPollsTheClock) {
   Expiring setup;
   o.clock = setup.after(1'000'000);
   o.max_states = 0;
-  ASSERT_TRUE(explicit_search(l.system, o).symmetry_used);
+  ASSERT_TRUE(check_explicit(l.system, o).symmetry_used);
   const std::uint64_t before_search = *setup.read;
   o.max_states = 1'000'000;
   Expiring clock;
   o.clock = clock.after(before_search + 2);  // expires at the third read of the search
-  const CheckResult r = explicit_search(l.system, o);
+  const CheckResult r = check_explicit(l.system, o);
   EXPECT_EQ(r.verdict, Verdict::Budget);
   EXPECT_EQ(r.note, "time budget exhausted");
   EXPECT_TRUE(r.symmetry_used);
@@ -108,13 +108,13 @@ TEST(Budgets, TheSymmetryVerificationPollsTheClock) {
   CheckOptions o = hinted(l);
   Expiring clock;
   o.clock = clock.after(1);  // the first read passes, the next (inside Symmetry::detect) is late
-  const CheckResult r = explicit_search(l.system, o);
+  const CheckResult r = check_explicit(l.system, o);
   EXPECT_EQ(r.verdict, Verdict::Budget);
   EXPECT_EQ(r.note, "time budget exhausted while verifying the symmetry");
   EXPECT_EQ(r.states, 0u);
   Expiring first;
   o.clock = first.after(0);
-  EXPECT_EQ(explicit_search(l.system, o).note, "time budget exhausted before the search started");
+  EXPECT_EQ(check_explicit(l.system, o).note, "time budget exhausted before the search started");
 }
 
 TEST(Budgets, TheStateBudgetHoldsInsideABlockExpansion) {
@@ -125,7 +125,7 @@ TEST(Budgets, TheStateBudgetHoldsInsideABlockExpansion) {
     CheckOptions o;
     o.symmetry = false;
     o.max_states = n;
-    const CheckResult r = explicit_search(l.system, o);
+    const CheckResult r = check_explicit(l.system, o);
     EXPECT_EQ(r.verdict, Verdict::Budget) << n;
     EXPECT_EQ(r.states, n + 1) << "the state past the budget ends the search";
     EXPECT_EQ(r.note, "state budget exhausted");
@@ -138,7 +138,7 @@ TEST(Budgets, TheMemoryBudgetEndsTheSearchBeforeTheTablesPassIt) {
     CheckOptions o;
     o.symmetry = false;
     o.max_memory = mib << 20;
-    const CheckResult r = explicit_search(l.system, o);
+    const CheckResult r = check_explicit(l.system, o);
     EXPECT_EQ(r.verdict, Verdict::Budget) << mib;
     EXPECT_NE(r.note.find("memory budget exhausted"), std::string::npos) << r.note;
     EXPECT_GT(r.states, 0u);
@@ -197,7 +197,7 @@ TEST(Budgets, ALesserViolationFoundBeforeTheBudgetRanOutIsReportedBesideBudget) 
   const Lowered l = composed(4, 4, false, 2);
   CheckOptions o = hinted(l);
   o.max_states = 1000;
-  const CheckResult r = explicit_search(l.system, o);
+  const CheckResult r = check_explicit(l.system, o);
   EXPECT_EQ(r.verdict, Verdict::Budget);
   EXPECT_FALSE(r.exhaustive);
   EXPECT_FALSE(r.exact());
@@ -209,7 +209,7 @@ TEST(Budgets, ALesserViolationFoundBeforeTheBudgetRanOutIsReportedBesideBudget) 
   // Under declared the same run checks no global property: nothing found, so BUDGET,
   // with the global finding reported beside it.
   o.guarantee = GuaranteeMode::Declared;
-  const CheckResult d = explicit_search(l.system, o);
+  const CheckResult d = check_explicit(l.system, o);
   EXPECT_EQ(d.verdict, Verdict::Budget);
   EXPECT_FALSE(d.cex.has_value());
   ASSERT_TRUE(d.global_finding.has_value());
@@ -339,7 +339,7 @@ TEST(Budgets, ARandomScheduleKeepsTheTimeBudgetInside) {
   o.guarantee = GuaranteeMode::Declared;
   o.max_seconds = 10;
   o.clock = clock.after(1);  // expires at the 2nd read
-  const CheckResult r = random_check(l.system, 5, 1, 3, o);
+  const CheckResult r = check_random(l.system, 5, 1, 3, o);
   EXPECT_EQ(r.runs, 1u);
   EXPECT_NE(r.note.find("time budget reached inside schedule 1"), std::string::npos) << r.note;
   EXPECT_NE(r.note.find("a whole schedule runs up to " + std::to_string(instruction_count(l.system)) + " instructions"),
@@ -353,7 +353,7 @@ TEST(Budgets, RandomSchedulesFindWhatTheyFoundBeforeWithoutStoringTheSchedule) {
   // The schedule is replayed for its counterexample, not stored: the trace must replay
   // and end in the violation at the step where the search saw it.
   const Lowered l = composed(4, 4, true, 3);
-  const CheckResult r = random_check(l.system, 50, 3);
+  const CheckResult r = check_random(l.system, 50, 3);
   ASSERT_EQ(r.verdict, Verdict::GlobalUnsafe);
   ASSERT_TRUE(r.cex.has_value());
   EXPECT_TRUE(replay(l.system, *r.cex));
@@ -395,7 +395,7 @@ TEST(Budgets, RandomProgressBetweenSchedulesCountsTheSchedulesBefore) {
   o.max_seconds = 1e9;
   o.clock = ticking(reads);
   o.progress = [&](std::uint64_t work, double) { counts.push_back(work); };
-  const CheckResult r = random_check(l.system, 20, 1, 3, o);
+  const CheckResult r = check_random(l.system, 20, 1, 3, o);
   ASSERT_FALSE(failing(r.verdict)) << r.note;
   EXPECT_EQ(r.instructions, 20 * n) << "every schedule runs every instruction";
   ASSERT_GE(counts.size(), 8u);
@@ -426,7 +426,7 @@ TEST(Budgets, EveryEngineReportsProgressOnceASecondOfItsClock) {
     o.max_states = 20'000;
     o.clock = ticking(reads);
     o.progress = record;
-    explicit_search(composed(4, 4, true, 3).system, o);
+    check_explicit(composed(4, 4, true, 3).system, o);
     expect_progress_every_second("explicit", calls, *reads);
   }
   {
@@ -437,7 +437,7 @@ TEST(Budgets, EveryEngineReportsProgressOnceASecondOfItsClock) {
     o.max_seconds = 1e9;
     o.clock = ticking(reads);
     o.progress = record;
-    random_check(l.system, 3, 1, 3, o);
+    check_random(l.system, 3, 1, 3, o);
     expect_progress_every_second("random", calls, *reads);
   }
 }

@@ -28,7 +28,7 @@ void expect_verdict(const System& sys, Verdict v) {
   for (bool reduce : {false, true}) {
     CheckOptions o;
     o.reduce = reduce;
-    const CheckResult r = explicit_search(sys, o);
+    const CheckResult r = check_explicit(sys, o);
     EXPECT_EQ(r.verdict, v) << "reduce=" << reduce << " got " << verdict_name(r.verdict);
     if (v != Verdict::Ok && v != Verdict::Budget) {
       ASSERT_TRUE(r.cex.has_value());
@@ -60,14 +60,14 @@ TEST(Engines, EachVerdictFromAHandMadeSystem) {
   CheckOptions o;
   o.max_states = 0;
   o.reduce = false;
-  EXPECT_EQ(explicit_search(big, o).verdict, Verdict::Budget);
+  EXPECT_EQ(check_explicit(big, o).verdict, Verdict::Budget);
 }
 
 TEST(Engines, DeclaredModeReportsTheGlobalFindingWithoutFailing) {
   const System s = make(2, {{arrive(), inc(1), depart()}, {arrive(), wait(1, 1), depart()}}, {{0}, {0, 1}});
   CheckOptions o;
   o.guarantee = GuaranteeMode::Declared;
-  const CheckResult r = explicit_search(s, o);
+  const CheckResult r = check_explicit(s, o);
   EXPECT_EQ(r.verdict, Verdict::Ok);
   ASSERT_TRUE(r.global_finding.has_value());
   EXPECT_TRUE(replay(s, *r.global_finding));
@@ -78,11 +78,11 @@ TEST(Engines, CounterexamplesAreShortestAndATamperedOneDoesNotReplay) {
   const System s = make(2, {{arrive(), wait(0, 1), inc(1), depart()}, {arrive(), wait(1, 1), inc(0), depart()}});
   CheckOptions o;
   o.reduce = false;
-  const CheckResult r = explicit_search(s, o);
+  const CheckResult r = check_explicit(s, o);
   ASSERT_EQ(r.verdict, Verdict::Deadlock);
   EXPECT_EQ(r.cex->trace.size(), 2u);  // both ARRIVE, then stuck
   EXPECT_EQ(r.cex->trace.front().step, 1u);  // atomic steps count from 1
-  EXPECT_EQ(explicit_search(good_pair()).global, GlobalStatus::Holds);  // the explicit search, run to the end
+  EXPECT_EQ(check_explicit(good_pair()).global, GlobalStatus::Holds);  // the explicit search, run to the end
   Counterexample bad = *r.cex;
   bad.trace.pop_back();
   EXPECT_FALSE(replay(s, bad));
@@ -157,7 +157,7 @@ TEST(Engines, ReductionsAgreeWithTheUnreducedSearch) {
       base.reduce = base.por = base.symmetry = false;
       base.collect_all = true;
       base.symmetry_hints = low.hints;
-      const CheckResult ref = explicit_search(sys, base);
+      const CheckResult ref = check_explicit(sys, base);
       ASSERT_NE(ref.verdict, Verdict::Budget);
       for (const Variant v : {Variant{true, false, false}, Variant{true, true, false}, Variant{true, false, true},
                               Variant{true, true, true}}) {
@@ -165,7 +165,7 @@ TEST(Engines, ReductionsAgreeWithTheUnreducedSearch) {
         o.reduce = v.reduce;
         o.por = v.por;
         o.symmetry = v.sym;
-        const CheckResult r = explicit_search(sys, o);
+        const CheckResult r = check_explicit(sys, o);
         ++compared;
         sym_used += r.symmetry_used;
         EXPECT_EQ(r.found_mask, ref.found_mask)
@@ -175,7 +175,7 @@ TEST(Engines, ReductionsAgreeWithTheUnreducedSearch) {
           EXPECT_TRUE(replay(sys, *r.cex)) << scenario_title(s.topo, s.hyp) << " fault " << name(f);
         }
         o.collect_all = false;
-        EXPECT_EQ(explicit_search(sys, o).verdict, explicit_search(sys, [&] { auto b = base; b.collect_all = false; return b; }()).verdict)
+        EXPECT_EQ(check_explicit(sys, o).verdict, check_explicit(sys, [&] { auto b = base; b.collect_all = false; return b; }()).verdict)
             << scenario_title(s.topo, s.hyp) << " fault " << name(f);
       }
     }
@@ -189,22 +189,22 @@ TEST(Engines, SymmetryIsRefusedForAsymmetricSystems) {
   Composition comp = *compose(t);
   const Lowered sym = *lower_with_hints(comp, {});
   CheckOptions o;
-  EXPECT_FALSE(explicit_search(sym.system, o).symmetry_used);  // no hints, no symmetry
+  EXPECT_FALSE(check_explicit(sym.system, o).symmetry_used);  // no hints, no symmetry
   o.symmetry_hints = sym.hints;
-  EXPECT_TRUE(explicit_search(sym.system, o).symmetry_used);
+  EXPECT_TRUE(check_explicit(sym.system, o).symmetry_used);
   SymmetryHints longer = sym.hints;  // malformed: one leader more than chips x leaders
   longer.leader_proc.push_back(static_cast<std::int32_t>(sym.system.procs.size()) - 1);  // the host: in no column yet
   o.symmetry_hints = longer;
-  EXPECT_FALSE(explicit_search(sym.system, o).symmetry_used);
+  EXPECT_FALSE(check_explicit(sym.system, o).symmetry_used);
   SymmetryHints twice = sym.hints;  // malformed: a process in two columns
   twice.leader_proc[3] = twice.leader_proc[2];
   o.symmetry_hints = twice;
-  EXPECT_FALSE(explicit_search(sym.system, o).symmetry_used);
+  EXPECT_FALSE(check_explicit(sym.system, o).symmetry_used);
   o.symmetry_hints = sym.hints;
   ASSERT_TRUE(inject(comp, Fault::RaiseThreshold, 1));
   const Lowered asym = *lower_with_hints(comp, {});
   o.symmetry_hints = asym.hints;
-  EXPECT_FALSE(explicit_search(asym.system, o).symmetry_used);
+  EXPECT_FALSE(check_explicit(asym.system, o).symmetry_used);
 }
 
 TEST(Engines, StaticOracleAgreesWithTheExhaustiveChecker) {
@@ -220,7 +220,7 @@ TEST(Engines, StaticOracleAgreesWithTheExhaustiveChecker) {
       CheckOptions all;
       all.collect_all = true;
       const std::uint32_t mask = kComparedKinds;
-      EXPECT_EQ(*o & mask, explicit_search(sys, all).found_mask & mask) << scenario_title(s.topo, s.hyp) << " fault " << name(f);
+      EXPECT_EQ(*o & mask, check_explicit(sys, all).found_mask & mask) << scenario_title(s.topo, s.hyp) << " fault " << name(f);
     }
   }
   EXPECT_GT(applied, 300u);

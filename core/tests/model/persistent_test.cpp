@@ -43,7 +43,7 @@ CheckResult explicit_all(const System& s, bool reduce = true) {
   CheckOptions o;
   o.collect_all = true;
   o.reduce = o.por = o.symmetry = reduce;
-  return explicit_search(s, o);
+  return check_explicit(s, o);
 }
 
 // Two engines' answers by the law (props/engines_agree.h), a failure naming `what`.
@@ -65,7 +65,7 @@ void expect_agree(const System& s, const std::string& what) {
   }
   EXPECT_EQ(failing(p.verdict), failing(e.verdict)) << what;
   if (std::popcount(e.found_mask) <= 1) {
-    EXPECT_EQ(p.verdict, explicit_search(s).verdict) << what;
+    EXPECT_EQ(p.verdict, check_explicit(s).verdict) << what;
   }
   // The global line: broken exactly when some participant can be passed.
   if (e.found_mask & bit(Verdict::GlobalUnsafe)) {
@@ -358,7 +358,7 @@ TEST(Persistent, AgreesWithTheExplicitSearchOnTheMatrixAndFaults) {
         o.symmetry = sym;
         o.symmetry_hints = low.hints;
         o.max_states = small ? 2'000'000 : 150'000;  // 4x4 without host-CC (16 proxies) is larger
-        const CheckResult e = explicit_search(sys, o);
+        const CheckResult e = check_explicit(sys, o);
         if (e.verdict == Verdict::Budget) continue;
         unreduced += !reduce;
         big += s.topo.chips * s.topo.leaders > 8;

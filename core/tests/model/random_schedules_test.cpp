@@ -64,7 +64,7 @@ Bug lock_cycle(std::uint32_t n) {
 double detection_rate(const Bug& bug, std::uint32_t depth, std::uint64_t seeds, PctChange change) {
   std::uint64_t found = 0;
   for (std::uint64_t seed = 1; seed <= seeds; ++seed) {
-    const CheckResult r = random_check(bug.sys, 1, seed, depth, {}, change);
+    const CheckResult r = check_random(bug.sys, 1, seed, depth, {}, change);
     if (r.verdict == bug.kind) {
       EXPECT_TRUE(r.cex && replay(bug.sys, *r.cex)) << bug.name << " seed " << seed;
       ++found;
@@ -125,7 +125,7 @@ TEST(Pct, FindsDeeperBugsOnlyWithChangePointsThatLowerThePriority) {
   }
 }
 
-// random_check's default depth is the documented 3 (kPctDepth, EngineOptions' too): run
+// check_random's default depth is the documented 3 (kPctDepth, EngineOptions' too): run
 // for run, the schedules of depth 3.  Shown to be observable: depth 4 schedules differently.
 TEST(Pct, TheDefaultDepthIsTheEnginesThree) {
   const Bug bug = lock_cycle(3);
@@ -136,9 +136,9 @@ TEST(Pct, TheDefaultDepthIsTheEnginesThree) {
   };
   std::uint64_t same_as_engine = 0, same_as_4 = 0;
   for (std::uint64_t seed = 1; seed <= 200; ++seed) {
-    const auto by_default = schedule(random_check(bug.sys, 1, seed));
-    same_as_engine += by_default == schedule(random_check(bug.sys, 1, seed, 3));
-    same_as_4 += by_default == schedule(random_check(bug.sys, 1, seed, 4));
+    const auto by_default = schedule(check_random(bug.sys, 1, seed));
+    same_as_engine += by_default == schedule(check_random(bug.sys, 1, seed, 3));
+    same_as_4 += by_default == schedule(check_random(bug.sys, 1, seed, 4));
   }
   EXPECT_EQ(same_as_engine, 200u);
   EXPECT_LT(same_as_4, 200u) << "depth 4 must schedule some seed differently, or this test shows nothing";
@@ -149,7 +149,7 @@ TEST(Pct, TheDefaultDepthIsTheEnginesThree) {
 // refuted".  A DEPART refused as UNSAFE counts as reached, as one that passed does.
 TEST(RandomSchedules, TheGlobalLineIsNotReachedOnlyWhenNobodyDeparted) {
   const auto line = [](const System& s) {
-    const CheckResult r = random_check(s, 20, 1);
+    const CheckResult r = check_random(s, 20, 1);
     EXPECT_TRUE(failing(r.verdict)) << listing(s);
     return r.global;
   };
@@ -167,7 +167,7 @@ TEST(RandomSchedules, TheGlobalLineIsNotReachedOnlyWhenNobodyDeparted) {
 // Processes of markers only, on no semaphore: nothing is read past the (empty) values.
 TEST(RandomSchedules, ASystemWithoutSemaphoresRunsItsMarkers) {
   const System s = make(0, {{arrive(), depart(), arrive(1), depart(1)}}, {}, 2);
-  const CheckResult r = random_check(s, 3, 1);
+  const CheckResult r = check_random(s, 3, 1);
   EXPECT_FALSE(failing(r.verdict)) << r.note;
   EXPECT_EQ(r.instructions, 3u * 4u);
 }
@@ -180,7 +180,7 @@ TEST(RandomSchedules, ANonParticipantsArrivalDoesNotStandInForAParticipants) {
   System s = make(2, {{wait(1), arrive(), depart()}, {wait(0), arrive(), depart()}, {arrive(), inc(1)}});
   s.procs[2].participant = false;
   for (std::uint64_t seed = 1; seed <= 5; ++seed) {
-    const CheckResult r = random_check(s, 4, seed);
+    const CheckResult r = check_random(s, 4, seed);
     EXPECT_EQ(r.verdict, Verdict::Deadlock) << "seed " << seed;
     EXPECT_EQ(r.global, GlobalStatus::Broken) << "seed " << seed;
     ASSERT_TRUE(r.global_finding.has_value()) << "seed " << seed;

@@ -52,7 +52,7 @@ void compare_on(std::uint64_t seed, int systems, bool persistent_only) {
     kinds |= ref.found_mask;
     const std::uint32_t broke = testing::reference_broke_in_round(sys, GuaranteeMode::Global, 50'000);
     for (int v = 0; v < testing::kReductionVariants; ++v) {
-      const CheckResult r = explicit_search(sys, testing::reduction_variant(v, ac.hints, 200'000));
+      const CheckResult r = check_explicit(sys, testing::reduction_variant(v, ac.hints, 200'000));
       ASSERT_AGREES(sys, r, ref, (testing::ReportContext{.broke_in_round = 0}), "reductions " << v);
     }
     // The search that stops at its first failure, under both guarantee modes.
@@ -61,7 +61,7 @@ void compare_on(std::uint64_t seed, int systems, bool persistent_only) {
       first.guarantee = mode;
       first.max_states = 200'000;
       first.symmetry_hints = ac.hints;
-      const CheckResult r = explicit_search(sys, first);
+      const CheckResult r = check_explicit(sys, first);
       ASSERT_AGREES(sys, r, ref, (testing::ReportContext{.mode = mode, .collect_all = false, .broke_in_round = 0}),
                     "first failure, " << (mode == GuaranteeMode::Global ? "global" : "declared"));
     }
@@ -80,7 +80,7 @@ void compare_on(std::uint64_t seed, int systems, bool persistent_only) {
       const std::uint32_t mask = kComparedKinds;
       ASSERT_EQ(*o & mask, ref.found_mask & mask) << "seed " << seed << " system " << i << " (static oracle)\n" << listing(sys);
     }
-    const CheckResult rnd = random_check(sys, 8, seed + static_cast<std::uint64_t>(i));
+    const CheckResult rnd = check_random(sys, 8, seed + static_cast<std::uint64_t>(i));
     ASSERT_AGREES(sys, rnd, ref, (testing::ReportContext{.collect_all = false, .broke_in_round = std::nullopt}), "random schedules");
   }
   EXPECT_GT(decided, systems / 2);
@@ -124,7 +124,7 @@ bool symmetry_used(const System& sys, const SymmetryHints& hints) {
   CheckOptions o;
   o.symmetry_hints = hints;
   o.max_states = 1;  // the verification happens before the search
-  return explicit_search(sys, o).symmetry_used;
+  return check_explicit(sys, o).symmetry_used;
 }
 
 // (c): an UNSAFE that is there only because a guarantee names a non-participant.

@@ -156,7 +156,7 @@ std::uint32_t cross_check(const Case& c) {
   CheckOptions o;
   o.collect_all = true;
   o.guarantee = c.global ? GuaranteeMode::Global : GuaranteeMode::Declared;
-  const CheckResult r = explicit_search(c.sys, o);
+  const CheckResult r = check_explicit(c.sys, o);
   std::uint32_t compared = bit(Verdict::Unsafe) | bit(Verdict::NotReusable) | bit(Verdict::Overflow) | bit(Verdict::Deadlock);
   if (c.global) compared |= bit(Verdict::GlobalUnsafe);
   EXPECT_EQ(kinds(spin), kinds(r.found_mask & compared)) << c.name << " (SPIN vs the explicit search)";

@@ -117,15 +117,15 @@ TEST(StateSetPeak, TheValueTablesAreBuiltWhenTheBudgetHoldsThemAndNeverAllocated
   o.max_memory = table_bytes - 1;
   g_peak = g_live;
   const std::size_t before = g_live;
-  const CheckResult refused = explicit_search(s, o);
+  const CheckResult refused = check_explicit(s, o);
   EXPECT_EQ(refused.verdict, Verdict::Budget);
   EXPECT_NE(refused.note.find("value tables need"), std::string::npos) << refused.note;
   EXPECT_LT(g_peak - before, table_bytes / 2) << "the refused tables were allocated";
   o.max_memory = table_bytes + entries - 1;  // max_memory / 9 < entries
-  const CheckResult decided = explicit_search(s, o);
+  const CheckResult decided = check_explicit(s, o);
   EXPECT_EQ(decided.verdict, Verdict::NotReusable) << decided.note;  // the increments stay
   EXPECT_TRUE(decided.exhaustive) << decided.note;
-  EXPECT_EQ(decided.states, explicit_search(s).states);
+  EXPECT_EQ(decided.states, check_explicit(s).states);
 }
 
 }  // namespace

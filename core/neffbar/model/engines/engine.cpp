@@ -6,13 +6,13 @@ namespace {
 
 Result<CheckResult> run_engine(const System& sys, const EngineOptions& opt, const Qualification& q) {
   switch (opt.engine) {
-    case Engine::Random: return random_check(sys, opt.random_runs, opt.seed, opt.depth, opt.check);
-    case Engine::Explicit: return explicit_search(sys, opt.check);
+    case Engine::Random: return check_random(sys, opt.random_runs, opt.seed, opt.depth, opt.check);
+    case Engine::Explicit: return check_explicit(sys, opt.check);
     case Engine::Auto:
     case Engine::Persistent:
       if (q.ok) return check_persistent(sys, PersistentOptions{opt.check, opt.max_instructions});
       if (opt.engine == Engine::Persistent) return persistent_refusal(q);
-      return explicit_search(sys, opt.check);
+      return check_explicit(sys, opt.check);
   }
   return Error{Errc::InvalidArgument, "engine", enum_choices<Engine>(), "?"};
 }

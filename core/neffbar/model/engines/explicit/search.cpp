@@ -280,7 +280,7 @@ void verdict_of(const Compiled& c, const CheckOptions& opt, const std::optional<
 
 }  // namespace
 
-CheckResult explicit_search(const System& sys, const CheckOptions& opt) {
+CheckResult check_explicit(const System& sys, const CheckOptions& opt) {
   CheckResult res;
   res.engine = Engine::Explicit;
   std::uint32_t states_seen = 0;  // the visited set's size, for the progress line

@@ -61,6 +61,6 @@ struct CheckOptions : CommonOptions {
   const AutomorphismFinder* automorphisms = default_automorphisms();
 };
 
-CheckResult explicit_search(const System& sys, const CheckOptions& opt = {});
+CheckResult check_explicit(const System& sys, const CheckOptions& opt = {});
 
 }  // namespace neffbar::model

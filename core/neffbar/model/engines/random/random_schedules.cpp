@@ -278,7 +278,7 @@ Outcome run_schedule(const Compiled& c, PctRun& pct, Deadline& deadline) {
 
 }  // namespace
 
-CheckResult random_check(const System& sys, std::uint64_t runs, std::uint64_t seed, std::uint32_t depth,
+CheckResult check_random(const System& sys, std::uint64_t runs, std::uint64_t seed, std::uint32_t depth,
                          const CommonOptions& opt, PctChange change_points) {
   CheckResult res;
   res.engine = Engine::Random;

@@ -17,7 +17,7 @@ namespace neffbar::model {
 enum class PctChange : std::uint8_t { Lower, Keep };
 
 // PCT's bug depth d the schedules aim at (d - 1 change points a run): the default of
-// random_check and of EngineOptions.
+// check_random and of EngineOptions.
 inline constexpr std::uint32_t kPctDepth = 3;
 
 // Random schedules, PCT style: random distinct priorities, `depth`-1 priority-change
@@ -25,7 +25,7 @@ inline constexpr std::uint32_t kPctDepth = 3;
 // The time budget (opt.max_seconds, opt.clock) holds inside a schedule too; progress
 // reports instructions every ~1 s, and a schedule cut by the budget says how long a
 // whole one would take.  opt.collect_all has no meaning here: a sample decides no kind.
-CheckResult random_check(const System& sys, std::uint64_t runs, std::uint64_t seed, std::uint32_t depth = kPctDepth,
+CheckResult check_random(const System& sys, std::uint64_t runs, std::uint64_t seed, std::uint32_t depth = kPctDepth,
                          const CommonOptions& opt = {}, PctChange change_points = PctChange::Lower);
 
 }  // namespace neffbar::model

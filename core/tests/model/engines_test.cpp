@@ -192,6 +192,9 @@ TEST(Engines, SymmetryIsRefusedForAsymmetricSystems) {
   EXPECT_FALSE(check_explicit(sym.system, o).symmetry_used);  // no hints, no symmetry
   o.symmetry_hints = sym.hints;
   EXPECT_TRUE(check_explicit(sym.system, o).symmetry_used);
+  o.reduce = false;
+  EXPECT_FALSE(check_explicit(sym.system, o).symmetry_used) << "states are canonicalised between atomic blocks: none unreduced";
+  o.reduce = true;
   SymmetryHints longer = sym.hints;  // malformed: one leader more than chips x leaders
   longer.leader_proc.push_back(static_cast<std::int32_t>(sym.system.procs.size()) - 1);  // the host: in no column yet
   o.symmetry_hints = longer;

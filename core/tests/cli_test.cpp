@@ -729,6 +729,25 @@ TEST_F(Cli, CheckConfigsTakesTheManifestsOptionsAndNamesItsFiles) {
   }
 }
 
+// Each option the manifest holds is kept unless the command line gives it, and one given
+// replaces that option alone.
+TEST_F(Cli, EachManifestOptionIsKeptUnlessGiven) {
+  const fs::path d = dir_ / "m";
+  ASSERT_EQ(run("compose --chips 2 --leaders 2 --fabric switch --rounds 2 --lowering arrive_wait --compare gt --dec target "
+                "--guarantee declared -o '" + d.string() + "'").exit_code, 0);
+  const std::string kept = "scenario: 2x2 switch no-host-cc rounds=2 gt dec=target per_peer arrive_wait roles=code host-addrs=ctx (" +
+                           d.string() + ")\n";
+  for (const auto& [option, from, to] : {std::tuple{"", "", ""}, std::tuple{"--fabric default", "switch", "default"},
+                                         std::tuple{"--rounds 1", "rounds=2", "rounds=1"},
+                                         std::tuple{"--lowering table", "arrive_wait", "table"},
+                                         std::tuple{"--compare ge", " gt ", " ge "}, std::tuple{"--dec one", "dec=target", "dec=one"}}) {
+    std::string want = kept;
+    if (*from != '\0') want.replace(want.find(from), std::string(from).size(), to);
+    const Outcome o = run("check-configs " + std::string(option) + " '" + d.string() + "'");
+    EXPECT_EQ(o.out.substr(0, o.out.find('\n') + 1), want) << option;
+  }
+}
+
 // Where the explicit search's symmetry came from, in text and JSON: the lowering's hints
 // for a topology, nauty for copies of one config given as files (with the order nauty
 // found; a group past 2^64 is said so).

@@ -21,6 +21,7 @@ TEST(Bijection, EveryValueInRangeOnce) {
   EXPECT_FALSE(is_bijection<std::uint32_t>(V{1, 1, 0}, 3)) << "twice";
   EXPECT_FALSE(is_bijection<std::uint32_t>(V{0, 1, 3}, 3)) << "n is out of range";
   EXPECT_FALSE(is_bijection<std::uint32_t>(V{1, 2, 3}, 3)) << "0 missing";
+  EXPECT_FALSE(is_bijection<std::uint32_t>(V{1, 1, 2}, 3)) << "0 missing, 1 twice";
 }
 
 TEST(Bijection, NegativeValuesAreOutOfRange) {
@@ -28,6 +29,7 @@ TEST(Bijection, NegativeValuesAreOutOfRange) {
   EXPECT_TRUE(is_bijection<std::int64_t>(V{1, 0}, 2));
   EXPECT_FALSE(is_bijection<std::int64_t>(V{-1, 0}, 2));
   EXPECT_FALSE(is_bijection<std::int64_t>(V{0, -1}, 2));
+  EXPECT_FALSE(is_bijection<std::int64_t>(V{-1, 1}, 2));
 }
 
 }  // namespace

@@ -5,7 +5,6 @@
 
 #include <algorithm>
 #include <cstddef>
-#include <ranges>
 #include <span>
 #include <vector>
 
@@ -18,7 +17,10 @@ template <class T>
 [[nodiscard]] bool is_bijection(std::span<const T> map, std::size_t n) {
   std::vector<T> sorted(map.begin(), map.end());
   std::sort(sorted.begin(), sorted.end());
-  return std::ranges::equal(sorted, std::views::iota(T{0}, static_cast<T>(n)));
+  for (std::size_t i = 0; i < sorted.size(); ++i) {
+    if (sorted[i] != static_cast<T>(i)) return false;
+  }
+  return sorted.size() == n;
 }
 
 }  // namespace neffbar::model

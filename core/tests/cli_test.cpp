@@ -654,6 +654,12 @@ TEST_F(Cli, ComposeReplacesOnlyItsOwnOutputAndCheckConfigsNamesABadManifest) {
   EXPECT_FALSE(fs::exists(dir_ / "no"));
   EXPECT_EQ(run("compose").exit_code, 2);
   EXPECT_EQ(run("compose -o -").exit_code, 2);
+  EXPECT_EQ(run("check-configs").err, "neffbar: FILE is required (run with --help for more information)\n");
+  for (const char* root : {"/", ".", ".."}) {
+    EXPECT_EQ(run("compose -o " + std::string(root)).err,
+              "neffbar: " + std::string(root) + ": name a directory to create or replace (not . or ..)\n");
+  }
+  EXPECT_NE(run("compose --help").out.find(" -o,--output DIR REQUIRED "), std::string::npos);
   EXPECT_EQ(run("compose --chips 65 -o '" + (dir_ / "big").string() + "'").exit_code, 2);
   EXPECT_FALSE(fs::exists(dir_ / "big"));
   for (const auto& e : fs::directory_iterator(dir_)) EXPECT_FALSE(e.path().filename().string().starts_with(".")) << e.path();

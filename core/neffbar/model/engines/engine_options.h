@@ -8,7 +8,6 @@
 #include <array>
 #include <cstdint>
 #include <initializer_list>
-#include <span>
 #include <string>
 #include <string_view>
 

@@ -650,6 +650,10 @@ TEST_F(Cli, ComposeReplacesOnlyItsOwnOutputAndCheckConfigsNamesABadManifest) {
   EXPECT_EQ(refused.exit_code, 1);
   EXPECT_NE(refused.err.find("holds no manifest.json"), std::string::npos) << refused.err;
   EXPECT_EQ(slurp(mine / "notes.txt"), "keep");
+  const fs::path empty = dir_ / "empty";
+  fs::create_directories(empty);
+  EXPECT_EQ(run("compose --chips 1 --leaders 1 -o '" + empty.string() + "'").exit_code, 0) << "an empty directory is replaced";
+  EXPECT_TRUE(fs::exists(empty / "manifest.json"));
   EXPECT_EQ(run("compose -o '" + (dir_ / "no" / "such" / "parent").string() + "'").exit_code, 1);
   EXPECT_FALSE(fs::exists(dir_ / "no"));
   EXPECT_EQ(run("compose").exit_code, 2);

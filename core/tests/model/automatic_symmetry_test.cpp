@@ -336,6 +336,13 @@ TEST(AutomaticSymmetry, ARingIsReducedByItsRotations) {
   ASSERT_GT(whole.states, 3u * N);
   EXPECT_GE(reduced.states * N, whole.states);
   EXPECT_LE(reduced.states * N, whole.states + (N - 1) * 4) << "one state per orbit of the rotations";
+  // The unreduced search is the plain reference the reductions are checked against: it
+  // takes no symmetry even where, as here, every instruction is its own image.
+  o.symmetry = true;
+  o.reduce = false;
+  const CheckResult plain = check_explicit(sys, o);
+  EXPECT_FALSE(plain.symmetry_used);
+  EXPECT_EQ(plain.verdict, whole.verdict);
 }
 
 // Two signallers, each with two interchangeable waiters, the groups interchangeable as

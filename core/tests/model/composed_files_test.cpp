@@ -203,6 +203,7 @@ TEST(ComposedFiles, AManifestThatIsNoTopologyIsNamedByItsKey) {
       {[](nlohmann::json& j) { j["files"][1]["file"] = j["files"][0]["file"]; }, "$.files[1].file"},
       {[](nlohmann::json& j) { j["files"][1]["log"] = j["files"][0]["file"]; }, "$.files[1].log"},
       {[](nlohmann::json& j) { j["files"][1]["role"] = "host"; }, "$.files[1].role"},
+      {[](nlohmann::json& j) { j["files"][1]["role"] = ""; }, "$.files[1].role"},
       {[](nlohmann::json& j) { j["files"][1]["guarantee"] = {0, 4}; }, "$.files[1].guarantee[1]: expected a leader 0..3, got 4"},
       {[](nlohmann::json& j) { j["files"][1]["guarantee"] = {0.5}; }, "$.files[1].guarantee[0]: expected a leader 0..3, got 0.5"},
       {[](nlohmann::json& j) { j["files"][1]["guarantee"] = {"1"}; }, "$.files[1].guarantee[0]"},

@@ -117,6 +117,20 @@ TEST(SystemGraph, ABlockThatRepeatsASemaphoreKeepsItsOrder) {
   EXPECT_EQ(g.colour[9], g.colour[11]) << "no repeat: the increments share the block's position";
 }
 
+// The repeat that orders a block may involve the block's first instruction: here the
+// wait on s0 that opens [1,5) and the increment of s0 that closes it.
+TEST(SystemGraph, ARepeatOfTheBlocksFirstSemaphoreOrdersIt) {
+  const System sys = make(3, {{arrive(), wait(0, 1), inc(1), inc(2), inc(0), depart()}, {inc(0)}});
+  const auto blocks = blocks_of(sys);
+  ASSERT_EQ(blocks[0].end(0), 1u);
+  ASSERT_EQ(blocks[0].end(1), 5u);
+  const ColouredGraph g = system_graph(sys, blocks);
+  // p0, p1; p0's arrive (2), wait s0 (3), s0 (4), inc s1 (5), s1 (6), inc s2 (7), s2 (8),
+  // inc s0 (9), depart (10); p1's inc s0 (11).
+  ASSERT_EQ(g.sema_vertex, (std::vector<std::int64_t>{4, 6, 8}));
+  EXPECT_NE(g.colour[5], g.colour[7]) << "s0 repeats from the block's first instruction: pcs 2 and 3 stay apart";
+}
+
 // The instructions' colours tell apart what is_automorphism tells apart (here a wait's
 // decrement), or nauty would hand it a generator it refuses, and with it the system's
 // real symmetry would be lost: p0 and p1 are alike, p2 and p3 are not.

@@ -258,8 +258,12 @@ TEST_F(Hostile, NumbersThatDoNotFitTheirOptionAreUsage) {
     EXPECT_NE(r.err.find(option.substr(0, option.find(' '))), std::string::npos) << bad << ": " << r.err;
     EXPECT_TRUE(r.out.empty());
   }
-  // The largest values that fit are taken.
+  // The smallest and the largest values that fit are taken.
+  EXPECT_EQ(run("check --chips 1 --random 1 --seed 0").exit_code, 0);
   EXPECT_EQ(run("check --chips 1 --random 1 --seed 18446744073709551615").exit_code, 0);
+  const Outcome one_state = run("check --chips 1 --engine explicit --max-states 1");
+  EXPECT_NE(one_state.exit_code, 2) << one_state.err;
+  EXPECT_NE(one_state.out.find("BUDGET"), std::string::npos) << one_state.out;
   EXPECT_EQ(run("check --chips 1 --max-seconds 0.5").exit_code, 0);
 }
 

@@ -1,10 +1,8 @@
 #include "model_cmds.h"
 
-#include <sys/resource.h>
 #include <unistd.h>
 
 #include <algorithm>
-#include <cctype>
 #include <filesystem>
 #include <functional>
 #include <iostream>
@@ -19,7 +17,6 @@
 
 #include "exit.h"
 #include "input.h"
-#include "options.h"
 #include "output.h"
 #include "neffbar/codec.h"
 #include "neffbar/model/engines/engine_options.h"
@@ -30,6 +27,7 @@
 #include "neffbar/model/exports/sequence_chart.h"
 #include "neffbar/model/scenarios/composed_files.h"
 #include "neffbar/model/scenarios/scenario.h"
+#include "neffbar/strict_numbers.h"
 
 namespace neffbar::cli {
 namespace {
@@ -51,8 +49,8 @@ constexpr const char* kProgressHelp =
     "Progress lines on stderr (the engine's work about once a second; hypotheses: every 64 scenarios) wherever "
     "stderr goes and with --json too; without it only a terminal gets them, and not with --json";
 
-// Numbers are kept as typed and parsed strictly (options.h): CLI11 would wrap "-1".  The
-// engines' options are the rows of kEngineOptions, by flag, with the defaults the rows give.
+// Numbers are kept as typed and parsed strictly (neffbar/strict_numbers.h): CLI11 would wrap "-1".  The
+// engines' options are the rows of kEngineOptions, by flag, with the defaults and parsers the rows give.
 struct CheckArgs {
   std::string chips = "1", leaders = "1", rounds = "1";
   std::string fabric = "default", compare = "ge", dec = "one", wiring = "per_peer", lowering = "table",
@@ -76,39 +74,6 @@ struct CheckArgs {
 };
 
 constexpr std::uint64_t kU32Max = std::numeric_limits<std::uint32_t>::max();
-constexpr std::uint64_t kU64Max = std::numeric_limits<std::uint64_t>::max();
-
-// The memory budget's default: 4 GiB (core/neffbar/model/engines/common/budget.h), but at most a
-// quarter of physical memory and three quarters of the address space `ulimit -v`
-// allows, so the search says BUDGET before the allocator refuses.
-std::uint64_t default_max_memory() {
-  std::uint64_t m = kDefaultMaxMemory;
-  const long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGE_SIZE);
-  if (pages > 0 && page > 0) m = std::min(m, static_cast<std::uint64_t>(pages) * static_cast<std::uint64_t>(page) / 4);
-  rlimit as{};
-  if (getrlimit(RLIMIT_AS, &as) == 0 && as.rlim_cur != RLIM_INFINITY) m = std::min<std::uint64_t>(m, as.rlim_cur / 4 * 3);
-  return m;
-}
-
-// --max-memory: MiB, or a number with a suffix K, M, G, T (KiB.. also taken), or auto.
-Result<std::uint64_t> parse_memory(const std::string& v) {
-  const Error bad{Errc::InvalidArgument, "--max-memory", "auto, MiB, or a number with K|M|G|T (e.g. 512M, 4G)", "'" + v + "'"};
-  if (v == "auto") return default_max_memory();
-  std::size_t digits = 0;
-  while (digits < v.size() && std::isdigit(static_cast<unsigned char>(v[digits]))) ++digits;
-  if (digits == 0 || digits > 12) return bad;
-  std::string unit = v.substr(digits);
-  for (char& ch : unit) ch = static_cast<char>(std::toupper(static_cast<unsigned char>(ch)));
-  if (unit.size() == 3 && unit.substr(1) == "IB") unit.resize(1);
-  int shift = 20;
-  if (unit == "K") shift = 10;
-  else if (unit == "G") shift = 30;
-  else if (unit == "T") shift = 40;
-  else if (!unit.empty() && unit != "M") return bad;
-  const std::uint64_t n = std::stoull(v.substr(0, digits));
-  if (n == 0 || n > (std::uint64_t{1} << (63 - shift))) return bad;
-  return n << shift;
-}
 
 // An enum option's value, by its one name table (neffbar/enum_names.h).
 template <class E>
@@ -196,14 +161,14 @@ Result<Scenario> to_scenario(const CheckArgs& a) {
   const auto leaders = parse_count("--leaders", a.leaders, kLeaderRange.lo, kLeaderRange.hi);
   const auto rounds = parse_count("--rounds", a.rounds, kRoundRange.lo, kRoundRange.hi);
   const auto random = parse_count("--random", a.random.empty() ? "0" : a.random, a.random.empty() ? 0 : 1, kU32Max);
-  const auto seed = parse_count("--seed", a.value("--seed"), 0, kU64Max);
-  const auto max_states = parse_count("--max-states", a.value("--max-states"), 1, kU64Max);
-  const auto max_seconds = parse_seconds("--max-seconds", a.value("--max-seconds"));
   for (const Error* e : {chips ? nullptr : &chips.error(), leaders ? nullptr : &leaders.error(),
-                         rounds ? nullptr : &rounds.error(), random ? nullptr : &random.error(),
-                         seed ? nullptr : &seed.error(), max_states ? nullptr : &max_states.error(),
-                         max_seconds ? nullptr : &max_seconds.error()}) {
+                         rounds ? nullptr : &rounds.error(), random ? nullptr : &random.error()}) {
     if (e) return *e;
+  }
+  for (const EngineOption& o : kEngineOptions) {  // a flag is read when given, a value always (its default)
+    if (!o.type.empty() || a.flag(o.flag)) {
+      if (const Status st = o.apply(o.flag, o.type.empty() ? "" : a.value(o.flag), s.run); !st) return st.error();
+    }
   }
   s.topo = Topology{static_cast<std::uint32_t>(*chips), static_cast<std::uint32_t>(*leaders), *f, a.host_cc,
                     static_cast<std::uint32_t>(*rounds), Wiring::PerPeer, Lowering::Table};
@@ -224,14 +189,6 @@ Result<Scenario> to_scenario(const CheckArgs& a) {
   s.topo.lowering = *low;
   s.hyp = Hypotheses{*cmp, *dec, *rol, *hos, !a.no_proxy};
   s.run.check.guarantee = *gua;
-  s.run.check.reduce = !a.flag("--no-reduce");
-  s.run.check.symmetry = !a.flag("--no-symmetry");
-  s.run.check.por = !a.flag("--no-por");
-  s.run.check.max_states = *max_states;
-  s.run.check.max_seconds = *max_seconds;
-  const Result<std::uint64_t> mem = parse_memory(a.value("--max-memory"));
-  if (!mem) return mem.error();
-  s.run.check.max_memory = *mem;
   const std::optional<Engine> engine = parse_engine(a.engine);
   if (!engine) return Error{Errc::InvalidArgument, "--engine", enum_choices<Engine>(), "'" + a.engine + "'"};
   s.run.engine = *engine;
@@ -242,7 +199,6 @@ Result<Scenario> to_scenario(const CheckArgs& a) {
     s.run.engine = Engine::Random;
     s.run.random_runs = *random;
   }
-  s.run.seed = *seed;
   return s;
 }
 

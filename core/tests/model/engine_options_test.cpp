@@ -1,9 +1,11 @@
-// engine_options.h: each engine option once, its default as the engines hold it, and
-// who reads it (the CLI's refusals come from `readers`; cli_test checks them end to end).
+// engine_options.h: each engine option once, its default as the engines hold it, its
+// range, and who reads it (the CLI's parsing and refusals come from the rows; cli_test
+// checks them end to end).
 #include "neffbar/model/engines/engine_options.h"
 
 #include <gtest/gtest.h>
 
+#include <optional>
 #include <set>
 #include <string>
 
@@ -31,6 +33,51 @@ TEST(EngineOptions, DefaultsAreTheEnginesOwn) {
   EXPECT_EQ(decimal_text(0.5), "0.5");
   EXPECT_EQ(decimal_text(1e6), "1000000");
   EXPECT_EQ(decimal_text(10.25), "10.25");
+}
+
+// A row's text read into the options: its default gives the engines' own default, its
+// range's ends are taken and one past them refused, naming the flag.
+TEST(EngineOptions, EachRowReadsItsTextWithinItsRange) {
+  for (const EngineOption& o : kEngineOptions) {
+    EngineOptions opt;
+    ASSERT_TRUE(o.apply(o.flag, o.default_text ? o.default_text() : "", opt).ok()) << o.flag;
+    if (o.default_text) {
+      const EngineOptions plain;
+      EXPECT_EQ(opt.seed, plain.seed) << o.flag;
+      EXPECT_EQ(opt.check.max_states, plain.check.max_states) << o.flag;
+      EXPECT_EQ(opt.check.max_seconds, plain.check.max_seconds) << o.flag;
+    }
+  }
+  const auto read = [](std::string_view flag, std::string_view text) {
+    EngineOptions opt;
+    const Status st = engine_option(flag)->apply(flag, text, opt);
+    if (!st) {
+      EXPECT_EQ(st.error().where, flag) << text;
+    }
+    return st.ok() ? std::optional<EngineOptions>(opt) : std::nullopt;
+  };
+  EXPECT_EQ(read("--seed", "0")->seed, 0u);
+  EXPECT_EQ(read("--seed", "18446744073709551615")->seed, ~std::uint64_t{0});
+  EXPECT_FALSE(read("--seed", "18446744073709551616"));
+  EXPECT_FALSE(read("--seed", "-1"));
+  EXPECT_FALSE(read("--max-states", "0"));
+  EXPECT_EQ(read("--max-states", "1")->check.max_states, 1u);
+  EXPECT_FALSE(read("--max-seconds", "0"));
+  EXPECT_EQ(read("--max-seconds", "0.5")->check.max_seconds, 0.5);
+  EXPECT_EQ(read("--max-memory", "auto")->check.max_memory, default_max_memory());
+  EXPECT_LE(default_max_memory(), kDefaultMaxMemory);
+  EXPECT_EQ(read("--max-memory", "512")->check.max_memory, std::uint64_t{512} << 20);
+  EXPECT_EQ(read("--max-memory", "3KiB")->check.max_memory, std::uint64_t{3} << 10);
+  EXPECT_EQ(read("--max-memory", "2g")->check.max_memory, std::uint64_t{2} << 30);
+  EXPECT_EQ(read("--max-memory", "1T")->check.max_memory, std::uint64_t{1} << 40);
+  EXPECT_EQ(read("--max-memory", "8388608T")->check.max_memory, std::uint64_t{1} << 63);
+  for (const char* bad : {"0", "0M", "8388609T", "1X", "M", "-1", "1 M", "1234567890123"}) EXPECT_FALSE(read("--max-memory", bad)) << bad;
+  const EngineOptions plain;
+  ASSERT_TRUE(plain.check.reduce && plain.check.symmetry && plain.check.por);
+  EXPECT_FALSE(read("--no-reduce", "")->check.reduce);
+  EXPECT_FALSE(read("--no-symmetry", "")->check.symmetry);
+  EXPECT_FALSE(read("--no-por", "")->check.por);
+  EXPECT_TRUE(read("--no-por", "")->check.reduce) << "each flag its own field";
 }
 
 TEST(EngineOptions, WhoReadsWhat) {

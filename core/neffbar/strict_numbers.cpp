@@ -1,11 +1,11 @@
-#include "options.h"
+#include "neffbar/strict_numbers.h"
 
 #include <charconv>
 #include <cmath>
 #include <cstdlib>
 #include <string>
 
-namespace neffbar::cli {
+namespace neffbar {
 
 Result<std::uint64_t> parse_count(std::string_view option, std::string_view text, std::uint64_t lo,
                                   std::uint64_t hi) {
@@ -30,4 +30,4 @@ Result<double> parse_seconds(std::string_view option, std::string_view text) {
   return v;
 }
 
-}  // namespace neffbar::cli
+}  // namespace neffbar

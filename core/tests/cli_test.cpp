@@ -821,6 +821,8 @@ TEST_F(Cli, AConfigWhoseGateIsClearIsNamed) {
   const Outcome files = run("check-configs '" + set + "' '" + image.string() + "' '" + image.string() + "'");
   EXPECT_NE(files.out.find("gate:     clear in " + image.string() + " " + image.string() + ": "), std::string::npos) << files.out;
   EXPECT_NE(files.out.find("would not run their 4 steps"), std::string::npos) << files.out;
+  const Outcome first = run("check-configs '" + image.string() + "' '" + set + "'");
+  EXPECT_NE(first.out.find("gate:     clear in " + image.string() + ": "), std::string::npos) << "the first file too: " << first.out;
   EXPECT_FALSE(nlohmann::json::parse(run("check-configs --json '" + set + "'").out).contains("gate_clear"));
 }
 

@@ -26,7 +26,7 @@ struct Sweep {
 
 // The phase a cut landed in, read off the note the cut run left.
 std::string phase_of(const CheckResult& r) {
-  const std::string& n = r.note;
+  const std::string n = note_text(r);
   const auto has = [&](const char* s) { return n.find(s) != std::string::npos; };
   if (has("before the check started")) return "compose+lower";
   if (r.exhaustive || (r.engine == Engine::Random && !has("time budget"))) {
@@ -57,7 +57,7 @@ Sweep sweep(const CutInput& in, const std::string& what) {
     ++s.phases[phase_of(c->res)];
     const std::string wrong = cut_disagreement(*full, *c, in, k);
     EXPECT_EQ(wrong, "") << what << ", cut at " << k << " (" << points.size() << " points): " << verdict_name(c->res.verdict)
-                         << " (uncut " << verdict_name(full->res.verdict) << "), note: " << c->res.note;
+                         << " (uncut " << verdict_name(full->res.verdict) << "), note: " << note_text(c->res);
     const bool uncut = c->res.verdict == full->res.verdict;
     EXPECT_FALSE(uncut_seen && !uncut) << what << ": the uncut verdict at an earlier cut, " << verdict_name(c->res.verdict)
                                        << " at " << k;

@@ -779,14 +779,12 @@ inline std::string cut_disagreement(const CutRun& full, const CutRun& cut, const
       (c.global == GlobalStatus::Holds || c.global == GlobalStatus::Broken || c.global == GlobalStatus::NotReached)) {
     return "a cut run with no global finding claims nothing of the global property";  // UNKNOWN, or random's NOT_REFUTED
   }
-  const bool timed_out = c.note.find("time budget") != std::string::npos;
   const bool cut_short = c.verdict == Verdict::Budget || (f.exhaustive && !c.exhaustive);  // a violation found, the rest not
-  if (cut_short && timed_out != (in.budget == CutBudget::Time)) return "the note names the budget that ran out";
-  if (c.verdict == Verdict::Budget && c.cex && c.note.find("(the counterexample)") == std::string::npos) {
-    return "a BUDGET that hands out a counterexample says so";
+  if (cut_short && (!c.note.cut || (c.note.cut->by == Stop::Time) != (in.budget == CutBudget::Time))) {
+    return "the note names the budget that ran out";
   }
   if (composed && c.broke_in_round != f.broke_in_round &&
-      !(c.broke_in_round == 0 && (c.verdict == Verdict::Budget || c.note.find("not measured") != std::string::npos))) {
+      !(c.broke_in_round == 0 && (c.verdict == Verdict::Budget || c.note.round_unmeasured))) {
     return "the round it broke in is the uncut one, or not measured and said so";
   }
   return "";

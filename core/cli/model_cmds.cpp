@@ -321,7 +321,8 @@ void print_result(const ScenarioResult& sr, bool json, const std::string& title,
     j["global_property"] = global_status_name(r.global);
     j["global_property_holds"] = r.global == GlobalStatus::Holds;
     if (r.broke_in_round) j["broke_in_round"] = r.broke_in_round;
-    if (!r.note.empty()) j["note"] = r.note;
+    if (const std::string note = note_text(r); !note.empty()) j["note"] = note;
+    if (r.note.cut) j["cut_by"] = enum_name(r.note.cut->by);
     if (r.cex) {
       j["counterexample"] = cex_json(sr.system, *r.cex);
       j["counterexample"]["shortest"] = r.cex->shortest;
@@ -349,7 +350,7 @@ void print_result(const ScenarioResult& sr, bool json, const std::string& title,
     std::cout << "work:     " << r.instructions << " instructions executed in " << r.runs
               << (r.engine == Engine::Random ? " schedules, " : " greedy runs, ") << r.seconds << " s\n";
   }
-  if (!r.note.empty()) std::cout << "note:     " << r.note << '\n';
+  if (const std::string note = note_text(r); !note.empty()) std::cout << "note:     " << note << '\n';
   std::cout << "global barrier property: " << global_text(r) << '\n';
   if (r.broke_in_round) std::cout << "broke in round: " << r.broke_in_round << '\n';
   const auto heading = [](const Counterexample& c) {

@@ -310,6 +310,10 @@ TEST_F(Cli, TheMemoryBudget) {
   EXPECT_NE(r.out.find("verdict:  BUDGET"), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("memory budget exhausted (8 MiB"), std::string::npos) << r.out;
   EXPECT_GT(number_after(r.out, "states:   "), 1000u) << r.out;
+  const nlohmann::json j = nlohmann::json::parse(run("check --chips 4 --leaders 4 --engine explicit --max-memory 1M --json").out);
+  EXPECT_EQ(j["cut_by"], "memory") << j.dump();
+  EXPECT_EQ(j["note"].get<std::string>().rfind("memory budget exhausted", 0), 0u) << j.dump();
+  EXPECT_FALSE(nlohmann::json::parse(run("check --json").out).contains("cut_by")) << "a run to its end names no cut";
   for (const char* bad : {"0", "12X", "M", "-5", "99999999999999G"}) {
     const Outcome b = run(std::string("check --max-memory ") + bad);
     EXPECT_EQ(b.exit_code, 2) << bad;  // an option's value: usage

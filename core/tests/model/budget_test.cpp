@@ -95,7 +95,7 @@ TEST(Budgets, TheSymmetryCanonicalisationPollsTheClock) {
   o.clock = clock.after(before_search + 2);  // expires at the third read of the search
   const CheckResult r = check_explicit(l.system, o);
   EXPECT_EQ(r.verdict, Verdict::Budget);
-  EXPECT_EQ(r.note, "time budget exhausted");
+  EXPECT_EQ(note_text(r), "time budget exhausted");
   EXPECT_TRUE(r.symmetry_used);
   // A few successors of the first states: reading the clock only per expanded state
   // would have let ~257 canonicalisations pass between two reads.
@@ -110,11 +110,11 @@ TEST(Budgets, TheSymmetryVerificationPollsTheClock) {
   o.clock = clock.after(1);  // the first read passes, the next (inside Symmetry::detect) is late
   const CheckResult r = check_explicit(l.system, o);
   EXPECT_EQ(r.verdict, Verdict::Budget);
-  EXPECT_EQ(r.note, "time budget exhausted while verifying the symmetry");
+  EXPECT_EQ(note_text(r), "time budget exhausted while verifying the symmetry");
   EXPECT_EQ(r.states, 0u);
   Expiring first;
   o.clock = first.after(0);
-  EXPECT_EQ(check_explicit(l.system, o).note, "time budget exhausted before the search started");
+  EXPECT_EQ(note_text(check_explicit(l.system, o)), "time budget exhausted before the search started");
 }
 
 TEST(Budgets, TheStateBudgetHoldsInsideABlockExpansion) {
@@ -128,7 +128,7 @@ TEST(Budgets, TheStateBudgetHoldsInsideABlockExpansion) {
     const CheckResult r = check_explicit(l.system, o);
     EXPECT_EQ(r.verdict, Verdict::Budget) << n;
     EXPECT_EQ(r.states, n + 1) << "the state past the budget ends the search";
-    EXPECT_EQ(r.note, "state budget exhausted");
+    EXPECT_EQ(note_text(r), "state budget exhausted");
   }
 }
 
@@ -140,7 +140,7 @@ TEST(Budgets, TheMemoryBudgetEndsTheSearchBeforeTheTablesPassIt) {
     o.max_memory = mib << 20;
     const CheckResult r = check_explicit(l.system, o);
     EXPECT_EQ(r.verdict, Verdict::Budget) << mib;
-    EXPECT_NE(r.note.find("memory budget exhausted"), std::string::npos) << r.note;
+    EXPECT_NE(note_text(r).find("memory budget exhausted"), std::string::npos) << note_text(r);
     EXPECT_GT(r.states, 0u);
     // 257 pcs of 2 bytes a state (+ 2 MiB of value tables): what the search holds
     // stays under the budget, and most of the budget is used.
@@ -205,7 +205,7 @@ TEST(Budgets, ALesserViolationFoundBeforeTheBudgetRanOutIsReportedBesideBudget) 
   ASSERT_TRUE(r.cex.has_value());
   EXPECT_EQ(r.cex->kind, Verdict::GlobalUnsafe);
   EXPECT_TRUE(replay(l.system, *r.cex));
-  EXPECT_NE(r.note.find("after a GLOBAL_UNSAFE was found (the counterexample)"), std::string::npos) << r.note;
+  EXPECT_NE(note_text(r).find("after a GLOBAL_UNSAFE was found (the counterexample)"), std::string::npos) << note_text(r);
   // Under declared the same run checks no global property: nothing found, so BUDGET,
   // with the global finding reported beside it.
   o.guarantee = GuaranteeMode::Declared;
@@ -214,7 +214,7 @@ TEST(Budgets, ALesserViolationFoundBeforeTheBudgetRanOutIsReportedBesideBudget) 
   EXPECT_FALSE(d.cex.has_value());
   ASSERT_TRUE(d.global_finding.has_value());
   EXPECT_TRUE(replay(l.system, *d.global_finding));
-  EXPECT_EQ(d.note, "state budget exhausted");
+  EXPECT_EQ(note_text(d), "state budget exhausted");
 }
 
 TEST(Budgets, ThePersistentEngineKeepsTheTimeBudgetOfItsInjectedClock) {
@@ -251,7 +251,7 @@ TEST(Budgets, AScenarioWhoseBudgetComposingAndLoweringSpentSaysSoBeforeAnyEngine
     const Result<ScenarioResult> r = run_scenario(s);
     ASSERT_TRUE(r.ok()) << r.error().message();
     EXPECT_EQ(r->result.verdict, Verdict::Budget) << engine_name(engine);
-    EXPECT_EQ(r->result.note, "time budget exhausted before the check started (composing and lowering)") << engine_name(engine);
+    EXPECT_EQ(note_text(r->result), "time budget exhausted before the check started (composing and lowering)") << engine_name(engine);
     EXPECT_EQ(*reads, 2u) << engine_name(engine) << ": the scenario's check and the seconds it reports; no engine's";
     // Decided by nobody: nothing exhaustive, the global line unknown, the engine the one
     // asked for, no decision time.
@@ -309,8 +309,8 @@ TEST(Budgets, AScenarioWithNoClockGivenTimesItsEnginesFromItsOwnStart) {
   s.run.engine = Engine::Explicit;  // refuses programs of 65535 or more instructions at once
   const Result<ScenarioResult> r = run_scenario(s);
   ASSERT_TRUE(r.ok()) << r.error().message();
-  ASSERT_EQ(r->result.verdict, Verdict::Budget) << r->result.note;
-  EXPECT_NE(r->result.note.find("longer than 65534 instructions"), std::string::npos) << r->result.note;
+  ASSERT_EQ(r->result.verdict, Verdict::Budget) << note_text(r->result);
+  EXPECT_NE(note_text(r->result).find("longer than 65534 instructions"), std::string::npos) << note_text(r->result);
   EXPECT_GE(r->result.seconds, r->phases.compose_lower) << "the engine timed itself from its own start";
 }
 
@@ -341,10 +341,10 @@ TEST(Budgets, ARandomScheduleKeepsTheTimeBudgetInside) {
   o.clock = clock.after(1);  // expires at the 2nd read
   const CheckResult r = check_random(l.system, 5, 1, 3, o);
   EXPECT_EQ(r.runs, 1u);
-  EXPECT_NE(r.note.find("time budget reached inside schedule 1"), std::string::npos) << r.note;
-  EXPECT_NE(r.note.find("a whole schedule runs up to " + std::to_string(instruction_count(l.system)) + " instructions"),
+  EXPECT_NE(note_text(r).find("time budget exhausted inside schedule 1"), std::string::npos) << note_text(r);
+  EXPECT_NE(note_text(r).find("a whole schedule runs up to " + std::to_string(instruction_count(l.system)) + " instructions"),
             std::string::npos)
-      << r.note;
+      << note_text(r);
   EXPECT_LT(r.instructions, instruction_count(l.system));
   EXPECT_FALSE(r.exact());
 }
@@ -396,7 +396,7 @@ TEST(Budgets, RandomProgressBetweenSchedulesCountsTheSchedulesBefore) {
   o.clock = ticking(reads);
   o.progress = [&](std::uint64_t work, double) { counts.push_back(work); };
   const CheckResult r = check_random(l.system, 20, 1, 3, o);
-  ASSERT_FALSE(failing(r.verdict)) << r.note;
+  ASSERT_FALSE(failing(r.verdict)) << note_text(r);
   EXPECT_EQ(r.instructions, 20 * n) << "every schedule runs every instruction";
   ASSERT_GE(counts.size(), 8u);
   for (std::size_t i = 1; i < counts.size(); ++i) {

@@ -321,7 +321,8 @@ TEST(Engines, BrokeInRoundIsNotMeasuredWhenTheRecheckRunsOutOfBudget) {
   ASSERT_TRUE(r.ok());
   EXPECT_EQ(r->result.verdict, Verdict::Unsafe);
   EXPECT_EQ(r->result.broke_in_round, 0u);
-  EXPECT_NE(r->result.note.find("broke in round: not measured (the budget ran out)"), std::string::npos) << r->result.note;
+  EXPECT_TRUE(r->result.note.round_unmeasured);
+  EXPECT_NE(note_text(r->result).find("broke in round: not measured (the budget ran out)"), std::string::npos) << note_text(r->result);
   // With time for it, the re-check measures it (the test above).
   s.run.check.clock = {};
   EXPECT_EQ(run_scenario(s)->result.broke_in_round, 1u);
@@ -419,7 +420,7 @@ TEST(Engines, DecideSaysWhyASystemIsNotPersistentWhicheverEngineRan) {
     const Result<CheckResult> r = decide(two_consumers, o);
     ASSERT_TRUE(r.ok()) << engine_name(e);
     EXPECT_EQ(r->not_persistent, q.reason) << engine_name(e);
-    EXPECT_EQ(r->note.find("persistent"), std::string::npos) << engine_name(e) << ": " << r->note;
+    EXPECT_EQ(note_text(*r).find("persistent"), std::string::npos) << engine_name(e) << ": " << note_text(*r);
     const Result<CheckResult> good = decide(good_pair(), o);
     ASSERT_TRUE(good.ok()) << engine_name(e);
     EXPECT_EQ(good->not_persistent, "") << engine_name(e);

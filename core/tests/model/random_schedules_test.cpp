@@ -168,7 +168,7 @@ TEST(RandomSchedules, TheGlobalLineIsNotReachedOnlyWhenNobodyDeparted) {
 TEST(RandomSchedules, ASystemWithoutSemaphoresRunsItsMarkers) {
   const System s = make(0, {{arrive(), depart(), arrive(1), depart(1)}}, {}, 2);
   const CheckResult r = check_random(s, 3, 1);
-  EXPECT_FALSE(failing(r.verdict)) << r.note;
+  EXPECT_FALSE(failing(r.verdict)) << note_text(r);
   EXPECT_EQ(r.instructions, 3u * 4u);
 }
 

@@ -119,12 +119,13 @@ TEST(StateSetPeak, TheValueTablesAreBuiltWhenTheBudgetHoldsThemAndNeverAllocated
   const std::size_t before = g_live;
   const CheckResult refused = check_explicit(s, o);
   EXPECT_EQ(refused.verdict, Verdict::Budget);
-  EXPECT_NE(refused.note.find("value tables need"), std::string::npos) << refused.note;
+  EXPECT_EQ(refused.note.cut->by, Stop::Memory);
+  EXPECT_NE(note_text(refused).find("value tables need"), std::string::npos) << note_text(refused);
   EXPECT_LT(g_peak - before, table_bytes / 2) << "the refused tables were allocated";
   o.max_memory = table_bytes + entries - 1;  // max_memory / 9 < entries
   const CheckResult decided = check_explicit(s, o);
-  EXPECT_EQ(decided.verdict, Verdict::NotReusable) << decided.note;  // the increments stay
-  EXPECT_TRUE(decided.exhaustive) << decided.note;
+  EXPECT_EQ(decided.verdict, Verdict::NotReusable) << note_text(decided);  // the increments stay
+  EXPECT_TRUE(decided.exhaustive) << note_text(decided);
   EXPECT_EQ(decided.states, check_explicit(s).states);
 }
 

@@ -38,7 +38,7 @@ Result<CheckResult> out_of_time(const System& sys, Engine engine, double seconds
   r.global = GlobalStatus::Unknown;
   r.engine = engine != Engine::Auto ? engine : q.ok ? Engine::Persistent : Engine::Explicit;
   r.not_persistent = q.reason;
-  r.note = "time budget exhausted before the check started (composing and lowering)";
+  r.note.cut = Cut{Stop::Time, " before the check started (composing and lowering)"};
   r.seconds = seconds;
   return r;
 }
@@ -95,7 +95,7 @@ Result<ScenarioResult> run_scenario(const Scenario& s) {
       }
       if (!rk || rk->verdict == Verdict::Budget) {  // fewer rounds undecided: the round it broke in is unknown
         res.broke_in_round = 0;
-        res.note += std::string(res.note.empty() ? "" : "; ") + "broke in round: not measured (the budget ran out)";
+        res.note.round_unmeasured = true;
         break;
       }
     }

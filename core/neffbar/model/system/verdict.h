@@ -44,6 +44,9 @@ std::string_view global_status_name(GlobalStatus g);
 enum class Engine : std::uint8_t { Auto, Explicit, Persistent, Random };
 std::string_view engine_name(Engine e);
 
+// The budget that cut a run short.
+enum class Stop : std::uint8_t { Time, States, Memory, OutOfMemory, Instructions, TooLarge };
+
 }  // namespace neffbar::model
 
 namespace neffbar {
@@ -71,6 +74,15 @@ struct EnumNames<model::GlobalStatus> {
                                                             {model::GlobalStatus::Unknown, "unknown"}}};
 };
 template <>
+struct EnumNames<model::Stop> {
+  static constexpr NameTable<model::Stop, 6> table{{{model::Stop::Time, "time"},
+                                                    {model::Stop::States, "states"},
+                                                    {model::Stop::Memory, "memory"},
+                                                    {model::Stop::OutOfMemory, "out_of_memory"},
+                                                    {model::Stop::Instructions, "instructions"},
+                                                    {model::Stop::TooLarge, "too_large"}}};
+};
+template <>
 struct EnumNames<model::Engine> {
   static constexpr NameTable<model::Engine, 4> table{{{model::Engine::Auto, "auto"},
                                                       {model::Engine::Explicit, "explicit"},
@@ -96,6 +108,24 @@ struct Counterexample {
   bool shortest = true;            // false: a valid run, not necessarily a shortest one
 };
 
+// Where a budget cut a run: the budget, and where or how far in words (" while verifying
+// the symmetry", " (8 MiB: the visited set holds 6 MiB)"), read after the budget's own
+// ("time budget exhausted").
+struct Cut {
+  Stop by = Stop::Time;
+  std::string detail;
+};
+
+// What a result says beside its verdict, as values, rendered once by note_text().  What
+// a cut means for the verdict (a violation found before it is real; a lesser one handed
+// out as the counterexample leaves the verdict undecided) is said from the verdict and
+// the counterexample, not written by each engine.
+struct Note {
+  std::optional<Cut> cut;            // the budget that ended the run before its end
+  std::vector<std::string> remarks;  // the engine's own, in order ("random schedule: run 3 of seed 1")
+  bool round_unmeasured = false;     // a failing verdict whose broke-in-round a budget left unmeasured
+};
+
 // CheckResult::symmetry_source when the lowering's symmetry hints checked out.
 inline constexpr std::string_view kSymmetryFromHints = "hints";
 
@@ -117,11 +147,14 @@ struct CheckResult {
   bool por_used = false;
   std::uint64_t runs = 0;            // random: schedules tried; persistent: greedy runs
   std::uint32_t broke_in_round = 0;  // failing verdict: the smallest round count that already fails (0: not computed)
-  std::string note;
+  Note note;
   // Why the persistent engine cannot decide this system (the system does not qualify);
   // empty when it qualifies.  Set by decide() whichever engine ran.
   std::string not_persistent;
   [[nodiscard]] bool exact() const { return exhaustive && engine != Engine::Random && verdict != Verdict::Budget; }
 };
+
+// The note in one line, its parts joined by "; " (empty: nothing to say).
+std::string note_text(const CheckResult& r);
 
 }  // namespace neffbar::model

@@ -96,7 +96,7 @@ struct Findings {
   bool any_depart = false, stopped_early = false, line_broken = false, past_unsafe_unexplored = false;
   std::uint32_t found_mask = 0;
   std::uint64_t transitions = 0;
-  std::optional<std::string> stop;  // why the search stopped before it finished, if it did
+  std::optional<Cut> stop;  // the budget that stopped the search before it finished, if one did
 };
 
 // Breadth-first over the visited set (which is also the queue), each state expanded
@@ -130,8 +130,9 @@ class Search {
       // The estimate in add() counts what the search owns; the allocator can still refuse
       // first (ulimit -v, other processes).  Every structure is as it was before the
       // failed allocation, so what was found stands.
-      f.stop = "out of memory after " + std::to_string(states.size()) +
-               " states (the allocator refused; lower --max-memory below what this process may allocate)";
+      f.stop = Cut{Stop::OutOfMemory, " after " + std::to_string(states.size()) +
+                                          " states (the allocator refused; lower --max-memory below what this process "
+                                          "may allocate)"};
     }
   }
 
@@ -146,14 +147,14 @@ class Search {
       key = canon_.data();
     }
     if (states.bytes() + states.next_growth() + fixed_bytes_ > opt_.max_memory) {
-      f.stop = "memory budget exhausted (" + std::to_string(opt_.max_memory >> 20) + " MiB: the visited set holds " +
-               std::to_string(states.bytes() >> 20) + " MiB)";
+      f.stop = Cut{Stop::Memory, " (" + std::to_string(opt_.max_memory >> 20) + " MiB: the visited set holds " +
+                                     std::to_string(states.bytes() >> 20) + " MiB)"};
       return;
     }
     const auto [idx, fresh] = states.insert(key, from, static_cast<std::uint16_t>(slot));
     states_seen_ = states.size();
-    if (fresh && states.size() > opt_.max_states) f.stop = "state budget exhausted";
-    if (deadline_.poll(canon_work_ + c_.P) && !f.stop) f.stop = "time budget exhausted";
+    if (fresh && states.size() > opt_.max_states) f.stop = Cut{Stop::States, ""};
+    if (deadline_.poll(canon_work_ + c_.P) && !f.stop) f.stop = Cut{Stop::Time, ""};
   }
 
   // The successor of cur_ by p's block that ends at `end`.
@@ -190,7 +191,7 @@ class Search {
       all_done = false;
       const std::uint32_t end = c_.blocks[p].end(cur_[p]);
       const BlockResult r = run_block(c_, cur_.data(), p, end, vals_, {.keep_going = opt_.collect_all});
-      if (deadline_.poll(end - cur_[p] + 1) && !f.stop) f.stop = "time budget exhausted";
+      if (deadline_.poll(end - cur_[p] + 1) && !f.stop) f.stop = Cut{Stop::Time, ""};
       if (r.status == BlockStatus::Blocked) continue;
       any = true;
       if (!record(i, p, r)) add_successor(i, p, end);
@@ -259,12 +260,7 @@ void verdict_of(const Compiled& c, const CheckOptions& opt, const std::optional<
   const bool decided = chosen && (!cut || f.failure);  // a verdict the uncut search gives too
   if (cut) {
     res.exhaustive = false;
-    res.note = decided  ? *f.stop + " after the violation was found: the violation is real, but the search did not "
-                                   "finish, so other kinds of violation may be missed"
-               : chosen ? *f.stop + " after a " + std::string(verdict_name(chosen->kind)) +
-                              " was found (the counterexample): a more severe violation may come later, so the "
-                              "verdict is undecided"
-                        : *f.stop;
+    res.note.cut = f.stop;
   }
   res.verdict = decided ? chosen->kind : cut ? Verdict::Budget : Verdict::Ok;
   if (chosen) res.cex = rebuild(c, s.states.parents(), s.states.vias(), sym, *chosen);
@@ -289,29 +285,27 @@ CheckResult check_explicit(const System& sys, const CheckOptions& opt) {
         if (opt.progress) opt.progress(states_seen, t);
       },
       opt.poll_cadence);
-  const auto stopped = [&](std::string note) {
+  const auto stopped = [&](Stop by, std::string detail) {
     res.verdict = Verdict::Budget;
     res.exhaustive = false;
     res.global = GlobalStatus::Unknown;
-    res.note = std::move(note);
+    res.note.cut = Cut{by, std::move(detail)};
     res.seconds = deadline.seconds();
     return res;
   };
   // The visited set stores 16-bit pcs: longer programs are refused before any work.
   const bool too_long = std::any_of(sys.procs.begin(), sys.procs.end(),
                                     [](const Process& p) { return p.program.size() >= 0xFFFF; });
-  const std::string too_large = "too large for the explicit search: ";
-  if (too_long) return stopped(too_large + "a program is longer than 65534 instructions");
+  if (too_long) return stopped(Stop::TooLarge, ": a program is longer than 65534 instructions");
   const Compiled c(sys, opt.reduce, true, true, opt.max_memory / 8);  // tables past the budget: not allocated
   if (c.prefix_entries > kMaxPrefixEntries) {
-    return stopped(too_large + "its value tables would need " + std::to_string(c.prefix_entries * 8 >> 20) + " MiB");
+    return stopped(Stop::TooLarge, ": its value tables would need " + std::to_string(c.prefix_entries * 8 >> 20) + " MiB");
   }
   const std::uint64_t fixed_bytes = std::uint64_t{c.prefix_entries} * 8;
   if (fixed_bytes > opt.max_memory) {
-    return stopped(too_large + "its value tables need " + std::to_string(fixed_bytes >> 20) +
-                   " MiB, more than the memory budget");
+    return stopped(Stop::Memory, ": its value tables need " + std::to_string(fixed_bytes >> 20) + " MiB, more than the budget");
   }
-  if (deadline.check()) return stopped("time budget exhausted before the search started");
+  if (deadline.check()) return stopped(Stop::Time, " before the search started");
   std::optional<Symmetry> sym;
   if (opt.symmetry && opt.reduce) {
     sym = Symmetry::detect(sys, opt.symmetry_hints, c.blocks, &deadline);
@@ -321,7 +315,7 @@ CheckResult check_explicit(const System& sys, const CheckOptions& opt) {
       if (sym) res.symmetry_source = std::string(opt.automorphisms->name());
     }
   }
-  if (deadline.expired()) return stopped("time budget exhausted while verifying the symmetry");
+  if (deadline.expired()) return stopped(Stop::Time, " while verifying the symmetry");
   res.symmetry_used = sym.has_value();
   if (sym) res.symmetry_group = sym->group_size();
   res.por_used = opt.reduce && opt.por && !c.overflow_possible;

@@ -48,11 +48,11 @@ CheckResult Analysis::go() {
     res.global_finding = witness(Verdict::GlobalUnsafe, &*global_);
     if (res.verdict == Verdict::GlobalUnsafe) res.cex = res.global_finding;
   }
-  res.note = "persistent system: exact from " + std::to_string(runs_) +
-             " greedy runs; the counterexample is a greedy run cut to what the violation depends on, "
-             "not necessarily a shortest one";
-  if (stopped_early_) res.note += "; stopped after the first UNSAFE rounds (the verdict cannot change)";
-  if (candidates_cut_ && unsafe_ && !global_) res.note += "; global-only findings beside the UNSAFE not all decided";
+  res.note.remarks = {"persistent system: exact from " + std::to_string(runs_) + " greedy runs",
+                      "the counterexample is a greedy run cut to what the violation depends on, not necessarily a "
+                      "shortest one"};
+  if (stopped_early_) res.note.remarks.emplace_back("stopped after the first UNSAFE rounds (the verdict cannot change)");
+  if (candidates_cut_ && unsafe_ && !global_) res.note.remarks.emplace_back("global-only findings beside the UNSAFE not all decided");
   res.seconds = since(t0_);
   return res;
 }
@@ -63,7 +63,7 @@ CheckResult Analysis::go() {
 // BUDGET with it as the counterexample; a candidate not yet refined is neither.
 // Nothing is exact, and the round it broke in is not measured.
 CheckResult Analysis::cut(CheckResult res) {
-  const std::string why = run_.executed > opt_.max_instructions ? "instruction budget exhausted" : "time budget exhausted";
+  res.note.cut = Cut{run_.executed > opt_.max_instructions ? Stop::Instructions : Stop::Time, ""};
   res.exhaustive = false;
   res.global = global_ ? GlobalStatus::Broken : GlobalStatus::Unknown;
   if (global_) {
@@ -74,14 +74,10 @@ CheckResult Analysis::cut(CheckResult res) {
     res.found_mask |= bit(Verdict::Unsafe);
     res.verdict = Verdict::Unsafe;
     res.cex = witness(Verdict::Unsafe, &*unsafe_);
-    res.note = why + " after the UNSAFE was found: the violation is real, but the analysis did not finish";
-    if (n_.structured) res.note += "; broke in round: not measured (the budget ran out)";
+    res.note.round_unmeasured = n_.structured;
   } else {
     res.verdict = Verdict::Budget;
     if (global_) res.cex = res.global_finding;
-    res.note = global_ ? why + " after a GLOBAL_UNSAFE was found (the counterexample): a more severe violation may "
-                               "come later, so the verdict is undecided"
-                       : why;
   }
   res.seconds = since(t0_);
   return res;

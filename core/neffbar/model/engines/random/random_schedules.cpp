@@ -325,7 +325,7 @@ CheckResult check_random(const System& sys, std::uint64_t runs, std::uint64_t se
   bool cut = false;  // the budget ended the schedules before one found a violation
   for (std::uint64_t run = 0; run < runs; ++run) {
     if (deadline.check()) {
-      res.note = "time budget reached after " + std::to_string(run) + " of " + std::to_string(runs) + " schedules";
+      res.note.cut = Cut{Stop::Time, " after " + std::to_string(run) + " of " + std::to_string(runs) + " schedules"};
       cut = true;
       break;
     }
@@ -341,8 +341,8 @@ CheckResult check_random(const System& sys, std::uint64_t runs, std::uint64_t se
     executed += pct.steps();
     res.instructions += pct.steps();
     if (o.cut) {
-      res.note = "time budget reached inside schedule " + std::to_string(run + 1) + " (after " +
-                 std::to_string(pct.steps()) + " of its instructions; " + per_schedule() + ")";
+      res.note.cut = Cut{Stop::Time, " inside schedule " + std::to_string(run + 1) + " (after " +
+                                         std::to_string(pct.steps()) + " of its instructions; " + per_schedule() + ")"};
       cut = true;  // (a schedule that found a violation ended there, before any cut)
     }
     if (o.global_broken) {
@@ -355,7 +355,7 @@ CheckResult check_random(const System& sys, std::uint64_t runs, std::uint64_t se
       res.found_mask |= bit(*found);
       res.verdict = *found;
       res.cex = *found == Verdict::GlobalUnsafe ? *res.global_finding : replay(plan, o.found_step, o.found_proc, *found);
-      res.note = "random schedule: run " + std::to_string(run) + " of seed " + std::to_string(seed);
+      res.note.remarks.push_back("random schedule: run " + std::to_string(run) + " of seed " + std::to_string(seed));
       break;
     }
   }
@@ -364,13 +364,10 @@ CheckResult check_random(const System& sys, std::uint64_t runs, std::uint64_t se
   // schedule was not run.
   if (cut) {
     res.verdict = Verdict::Budget;
-    if (res.global_finding) {
-      res.cex = res.global_finding;
-      res.note += "; a GLOBAL_UNSAFE was found before the cut (the counterexample)";
-    }
+    if (res.global_finding) res.cex = res.global_finding;
   }
-  if (total >= (std::size_t{1} << 20) && res.note.find("whole schedule") == std::string::npos) {
-    res.note += (res.note.empty() ? "" : "; ") + per_schedule();
+  if (total >= (std::size_t{1} << 20) && !(res.note.cut && res.note.cut->detail.find("whole schedule") != std::string::npos)) {
+    res.note.remarks.push_back(per_schedule());
   }
   // Random schedules never prove the property: it is broken, unseen, or not reached.
   res.global = res.global_finding                    ? GlobalStatus::Broken

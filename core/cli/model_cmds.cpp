@@ -38,12 +38,8 @@ using namespace neffbar::model;
 // wherever it goes with --progress: a log or a pipe gets only what it asked for.
 bool progress_wanted(bool asked, bool json) { return asked || (!json && isatty(STDERR_FILENO) != 0); }
 
-// An engine's progress line, in what it counts: the explicit search states, the others
-// instructions executed (auto: whichever it picks).
-std::function<void(std::uint64_t, double)> progress_line(Engine e) {
-  const char* unit = e == Engine::Explicit ? " states, " : e == Engine::Auto ? " states/instructions, " : " instructions, ";
-  return [unit](std::uint64_t n, double t) { std::cerr << "  ... " << n << unit << static_cast<std::uint64_t>(t) << " s\n"; };
-}
+// An engine's progress line, in what the engine that runs counts.
+void progress_line(const Progress& p) { std::cerr << progress_text(p) << '\n'; }
 
 constexpr const char* kProgressHelp =
     "Progress lines on stderr (the engine's work about once a second; hypotheses: every 64 scenarios) wherever "
@@ -424,7 +420,7 @@ void add_check(CLI::App& app, Run& run) {
     if (const Status st = check_html_option(cmd, a->html, run); !st) return void(run.exit_code = fail_usage(st.error()));
     Scenario sc = *s;
     sc.run.check.clock = run.clock;
-    if (progress_wanted(a->progress, a->json)) sc.run.check.progress = progress_line(sc.run.engine);
+    if (progress_wanted(a->progress, a->json)) sc.run.check.progress = progress_line;
     const Result<ScenarioResult> r = run_scenario(sc);
     if (!r) return void(run.exit_code = fail_usage(as_option(r.error())));
     print_result(*r, a->json, scenario_title(sc.topo, sc.hyp), sc.run.check.guarantee);
@@ -495,7 +491,7 @@ void add_check_configs(CLI::App& app, Run& run) {
       gates = gate_clear(sc.configs, [&](std::size_t i) { return (*files)[i]; });
     }
     sc.run.check.clock = run.clock;
-    if (progress_wanted(b->progress, b->json)) sc.run.check.progress = progress_line(sc.run.engine);
+    if (progress_wanted(b->progress, b->json)) sc.run.check.progress = progress_line;
     const Result<ScenarioResult> r = run_scenario(sc);
     if (!r) return void(run.exit_code = fail_input(r.error(), "check-configs"));
     print_result(*r, b->json, title, sc.run.check.guarantee, gates);

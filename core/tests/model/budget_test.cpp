@@ -3,6 +3,8 @@
 // engine did after that.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
 #include <cmath>
 #include <cstdlib>
 #include <memory>
@@ -394,7 +396,10 @@ TEST(Budgets, RandomProgressBetweenSchedulesCountsTheSchedulesBefore) {
   CommonOptions o;
   o.max_seconds = 1e9;
   o.clock = ticking(reads);
-  o.progress = [&](std::uint64_t work, double) { counts.push_back(work); };
+  o.progress = [&](const Progress& p) {
+    EXPECT_EQ(p.unit, WorkUnit::Instructions);
+    counts.push_back(p.work);
+  };
   const CheckResult r = check_random(l.system, 20, 1, 3, o);
   ASSERT_FALSE(failing(r.verdict)) << note_text(r);
   EXPECT_EQ(r.instructions, 20 * n) << "every schedule runs every instruction";
@@ -408,7 +413,11 @@ TEST(Budgets, RandomProgressBetweenSchedulesCountsTheSchedulesBefore) {
 TEST(Budgets, EveryEngineReportsProgressOnceASecondOfItsClock) {
   const Lowered l = composed(16, 4, true, 100);
   std::vector<std::pair<std::uint64_t, double>> calls;
-  const auto record = [&](std::uint64_t work, double t) { calls.emplace_back(work, t); };
+  std::vector<WorkUnit> units;
+  const auto record = [&](const Progress& p) {
+    calls.emplace_back(p.work, p.seconds);
+    units.push_back(p.unit);
+  };
   {
     auto reads = std::make_shared<std::uint64_t>(0);
     PersistentOptions o;
@@ -417,6 +426,7 @@ TEST(Budgets, EveryEngineReportsProgressOnceASecondOfItsClock) {
     o.progress = record;
     ASSERT_TRUE(check_persistent(l.system, o).ok());
     expect_progress_every_second("persistent", calls, *reads);
+    EXPECT_EQ(std::count(units.begin(), units.end(), WorkUnit::Instructions), static_cast<std::ptrdiff_t>(units.size()));
   }
   {
     calls.clear();
@@ -426,8 +436,10 @@ TEST(Budgets, EveryEngineReportsProgressOnceASecondOfItsClock) {
     o.max_states = 20'000;
     o.clock = ticking(reads);
     o.progress = record;
+    units.clear();
     check_explicit(composed(4, 4, true, 3).system, o);
     expect_progress_every_second("explicit", calls, *reads);
+    EXPECT_EQ(std::count(units.begin(), units.end(), WorkUnit::States), static_cast<std::ptrdiff_t>(units.size()));
   }
   {
     calls.clear();
@@ -437,8 +449,10 @@ TEST(Budgets, EveryEngineReportsProgressOnceASecondOfItsClock) {
     o.max_seconds = 1e9;
     o.clock = ticking(reads);
     o.progress = record;
+    units.clear();
     check_random(l.system, 3, 1, 3, o);
     expect_progress_every_second("random", calls, *reads);
+    EXPECT_EQ(std::count(units.begin(), units.end(), WorkUnit::Instructions), static_cast<std::ptrdiff_t>(units.size()));
   }
 }
 

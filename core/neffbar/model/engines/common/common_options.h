@@ -7,6 +7,7 @@
 #include <functional>
 
 #include "neffbar/model/engines/common/budget.h"
+#include "neffbar/model/engines/common/progress.h"
 #include "neffbar/model/system/verdict.h"
 
 namespace neffbar::model {
@@ -18,8 +19,8 @@ struct CommonOptions {
   double max_seconds = 300;  // README "Budgets": BUDGET within a fraction of a second of it
   SecondsClock clock;        // seconds since the command started (empty: since the engine started)
   std::int64_t poll_cadence = Deadline::kCadence;  // work units between clock reads (tests: 1)
-  // Every ~1 s: the engine's work so far (states explored, or instructions executed).
-  std::function<void(std::uint64_t work, double seconds)> progress;
+  // Every ~1 s: the engine's work so far, in its own unit.
+  std::function<void(const Progress&)> progress;
 };
 
 }  // namespace neffbar::model

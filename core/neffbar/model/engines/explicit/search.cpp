@@ -282,7 +282,7 @@ CheckResult check_explicit(const System& sys, const CheckOptions& opt) {
   std::uint32_t states_seen = 0;  // the visited set's size, for the progress line
   Deadline deadline(
       opt.max_seconds, opt.clock, [&](double t) {
-        if (opt.progress) opt.progress(states_seen, t);
+        if (opt.progress) opt.progress({states_seen, WorkUnit::States, t});
       },
       opt.poll_cadence);
   const auto stopped = [&](Stop by, std::string detail) {

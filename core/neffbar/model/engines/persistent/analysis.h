@@ -27,7 +27,7 @@ class Analysis {
  public:
   Analysis(const System& sys, const PersistentOptions& opt)
       : sys_(sys), n_(sys), opt_(opt), run_(n_), deadline_(opt.max_seconds, opt.clock, [this](double t) {
-          if (opt_.progress) opt_.progress(run_.executed, t);
+          if (opt_.progress) opt_.progress({run_.executed, WorkUnit::Instructions, t});
         }, opt.poll_cadence) {}
 
   CheckResult go();

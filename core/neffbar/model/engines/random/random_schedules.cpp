@@ -287,7 +287,7 @@ CheckResult check_random(const System& sys, std::uint64_t runs, std::uint64_t se
   const PctRun* current = nullptr;
   Deadline deadline(
       opt.max_seconds, opt.clock, [&](double t) {
-        if (opt.progress) opt.progress(executed + (current ? current->steps() : 0), t);
+        if (opt.progress) opt.progress({executed + (current ? current->steps() : 0), WorkUnit::Instructions, t});
       },
       opt.poll_cadence);
   const Compiled c(sys, false, false, false);

@@ -17,7 +17,7 @@ ROOT = os.path.dirname(HERE)
 sys.dont_write_bytecode = True  # no __pycache__ written into scripts/
 sys.path.insert(0, HERE)
 import bench_history as bh  # noqa: E402
-import bench_io as bh_io  # noqa: E402
+from lib import cli, strict_io  # noqa: E402
 
 DEFAULT_FILTER = "-BM_FullTable"  # BM_FullTable: ~20 s a repetition
 
@@ -53,7 +53,7 @@ def run_suite(binary, repetitions, regex, count, log, min_time=None):
         subprocess.run(suite_command(binary, repetitions, regex, out, min_time), check=True, stdout=log,
                        stderr=subprocess.STDOUT)
         if count:
-            bench_count = bh_io.load_script("bench-count")
+            bench_count = cli.load_script("bench-count")
             print("  counting instructions (callgrind)", flush=True)
             counts, errors = bench_count.count_all(binary, "." if regex == DEFAULT_FILTER else regex, 3)
             if errors:
@@ -61,7 +61,7 @@ def run_suite(binary, repetitions, regex, count, log, min_time=None):
             uncounted = bench_count.annotate(out, counts)
             if uncounted:
                 raise RuntimeError(f"no instruction count for {', '.join(uncounted)}")
-        return bh_io.read_json(out, gbench=True)
+        return strict_io.read_json(out, gbench=True)
     finally:
         os.unlink(out)
 
@@ -113,10 +113,10 @@ def record_here(out_dir, reps, regex, count):
 
 
 def main(argv):
-    p = bh_io.Parser("bench_build.py", __doc__)
+    p = cli.Parser("bench_build.py", __doc__)
     p.add_argument("what", choices=("suite",))
     p.add_argument("binary")
-    p.add_argument("repetitions", type=bh_io.positive_int)
+    p.add_argument("repetitions", type=cli.positive_int)
     p.add_argument("regex")
     p.add_argument("out", metavar="OUT.json")
     a = p.parse_args(argv[1:])

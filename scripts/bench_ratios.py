@@ -14,7 +14,8 @@ from fractions import Fraction
 
 sys.dont_write_bytecode = True  # no __pycache__ written into scripts/
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from bench_io import BadInput, Parser, brief, cut, is_nonnegative, is_positive, read_json, run  # noqa: E402
+from lib.cli import Parser, run  # noqa: E402
+from lib.strict_io import BadInput, brief, cut, is_nonnegative, is_positive, read_json  # noqa: E402
 
 # Every benchmark's floor: the same run's cheapest version of the same kind of work, by
 # name prefix (first match).  A benchmark that matches none is an error in

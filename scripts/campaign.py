@@ -18,7 +18,8 @@ from collections import Counter
 
 sys.dont_write_bytecode = True  # no __pycache__ written into scripts/
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from bench_io import EXIT_OK, BadInput, Parser, brief, read_json, run  # noqa: E402
+from lib.cli import EXIT_OK, Parser, run  # noqa: E402
+from lib.strict_io import BadInput, brief, read_json  # noqa: E402
 import campaign_page  # noqa: E402
 
 

@@ -22,7 +22,7 @@ from urllib.parse import quote
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import bench_history as bh  # noqa: E402
 import bench_report  # noqa: E402
-from bench_io import BadInput, read_json, read_text, write_atomic  # noqa: E402
+from lib.strict_io import BadInput, read_json, read_text, write_atomic  # noqa: E402
 
 GOOD, BAD, FAINT = "#2ca02c", "#d62728", "#bbb"
 STYLE = ("body{font-family:sans-serif;margin:20px;max-width:1100px} h2{margin-top:28px} "
@@ -251,7 +251,7 @@ def page(out, title):
         except (BadInput, OSError) as e:
             if isinstance(e, BadInput):
                 body = missing(key, e.where, e.what)
-            else:  # as bench_io.run says an OSError: its file, its reason in lower case
+            else:  # as cli.run says an OSError: its file, its reason in lower case
                 body = missing(key, e.filename or "?", (e.strerror or str(e)).lower())
         parts.append(f"<section id='{key}'><h2>{esc(name)}</h2>{body}</section>")
     parts.append("</body></html>")

@@ -31,12 +31,10 @@ import tempfile
 sys.dont_write_bytecode = True  # no __pycache__ written into scripts/
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
-import bench_build  # noqa: E402
-import bench_history as bh  # noqa: E402
-from lib import cli, strict_io  # noqa: E402
-import bench_ratios as br  # noqa: E402
-import bench_report  # noqa: E402
-from selftest_checks import Checks  # noqa: E402
+from lib import bench_history as bh  # noqa: E402
+from lib import bench_ratios as br  # noqa: E402
+from lib import bench_build, bench_report, cli, strict_io  # noqa: E402
+from lib.selftest_checks import Checks  # noqa: E402
 
 BASELINE = os.path.join(os.path.dirname(HERE), "bench", "baselines", "baseline.json")
 DEFAULT_COUNT = r"^BM_Codec_Decode$|^BM_Persistent_Check/4/4$"

@@ -35,16 +35,15 @@ from fractions import Fraction
 sys.dont_write_bytecode = True  # no __pycache__ written into scripts/
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
-import bench_history as bh  # noqa: E402
-from lib import cli, strict_io  # noqa: E402
-import bench_ratios as br  # noqa: E402
-import bench_report  # noqa: E402
-from bench_selftest_png import png_pixels, screenshot  # noqa: E402
+from lib import bench_history as bh  # noqa: E402
+from lib import bench_ratios as br  # noqa: E402
+from lib import bench_report, cli, strict_io  # noqa: E402
+from lib.bench_selftest_png import png_pixels, screenshot  # noqa: E402
 
 FLOOR, BENCH, OTHER = "BM_Arith_Floor", "BM_Checker/2/4/0", "BM_ComposeAndLower/4"
 
 
-from selftest_checks import Checks  # noqa: E402
+from lib.selftest_checks import Checks  # noqa: E402
 
 
 # ------------------------------------------------------------------ Mann-Whitney U --

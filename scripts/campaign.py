@@ -18,9 +18,9 @@ from collections import Counter
 
 sys.dont_write_bytecode = True  # no __pycache__ written into scripts/
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from lib import campaign_page  # noqa: E402
 from lib.cli import EXIT_OK, Parser, run  # noqa: E402
 from lib.strict_io import BadInput, brief, read_json  # noqa: E402
-import campaign_page  # noqa: E402
 
 
 def matrix_rows(path):

@@ -54,7 +54,7 @@ sys.dont_write_bytecode = True  # no __pycache__ written into scripts/
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 from lib.cli import Parser  # noqa: E402
-from selftest_checks import Checks  # noqa: E402
+from lib.selftest_checks import Checks  # noqa: E402
 
 ROOT = os.path.dirname(HERE)
 WORKFLOW = os.path.join(ROOT, ".github", "workflows", "bench.yml")

@@ -82,7 +82,7 @@ BAD_VALUES = {
 }
 
 
-from selftest_checks import Checks  # noqa: E402
+from lib.selftest_checks import Checks  # noqa: E402
 
 
 # ------------------------------------------------------------------ the scratch --
@@ -353,7 +353,7 @@ def campaign_out(tmp):
     small, with a value to find on the page in each (an operator's count, a crash, an
     escaped step); returns its path."""
     sys.path.insert(0, HERE)
-    import bench_history
+    from lib import bench_history
     import bench_selftest
     out = os.path.join(tmp, "out")
     write(os.path.join(out, "steps.tsv"), "step\tresult\tdetail\nbuild\tok\tg++ <b>&\nproperties\tFAIL\tseed 7\n")

@@ -12,8 +12,9 @@ import threading
 
 import pytest
 
+import bench_ratios as ratios_command  # scripts/bench_ratios.py; its library is lib.bench_ratios
+from lib import bench_ratios as br
 from lib import cli
-import bench_ratios as br
 from bench_selftest import BENCH, FLOOR, fake_run, script, series_records, spread, with_memory
 
 
@@ -311,6 +312,6 @@ def test_ratios_leave_out_a_target_that_did_not_run(tmp, which):
             "both": {den: ([5.0, 6.0], None), num: ([6.0, 7.0], None)}}[which]
     said = io.StringIO()
     with contextlib.redirect_stdout(said):
-        rc = br.main(["bench_ratios.py", write(tmp, "run.json", json.dumps(fake_run(spec)))])
+        rc = ratios_command.main(["bench_ratios.py", write(tmp, "run.json", json.dumps(fake_run(spec)))])
     assert rc in (0, None)
     assert (target in said.getvalue()) == (which == "both")

@@ -19,9 +19,9 @@ import re
 import sys
 from urllib.parse import quote
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-import bench_history as bh  # noqa: E402
-import bench_report  # noqa: E402
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))  # scripts/: lib's parent
+from lib import bench_history as bh  # noqa: E402
+from lib import bench_report  # noqa: E402
 from lib.strict_io import BadInput, read_json, read_text, write_atomic  # noqa: E402
 
 GOOD, BAD, FAINT = "#2ca02c", "#d62728", "#bbb"

@@ -31,12 +31,10 @@ import tempfile
 sys.dont_write_bytecode = True  # no __pycache__ written into scripts/
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
-import bench_build  # noqa: E402
-import bench_history as bh  # noqa: E402
-import bench_io  # noqa: E402
-import bench_ratios as br  # noqa: E402
-import bench_report  # noqa: E402
-from selftest_checks import Checks  # noqa: E402
+from lib import bench_history as bh  # noqa: E402
+from lib import bench_ratios as br  # noqa: E402
+from lib import bench_build, bench_report, cli, strict_io  # noqa: E402
+from lib.selftest_checks import Checks  # noqa: E402
 
 BASELINE = os.path.join(os.path.dirname(HERE), "bench", "baselines", "baseline.json")
 DEFAULT_COUNT = r"^BM_Codec_Decode$|^BM_Persistent_Check/4/4$"
@@ -71,9 +69,9 @@ def check_memory(check, run, names):
 
 
 def main(argv):
-    p = bench_io.Parser("bench_pipeline_test.py", __doc__)
+    p = cli.Parser("bench_pipeline_test.py", __doc__)
     p.add_argument("--bin", required=True)
-    p.add_argument("--reps", type=bench_io.positive_int, default=2)
+    p.add_argument("--reps", type=cli.positive_int, default=2)
     p.add_argument("--count", default=DEFAULT_COUNT)
     a = p.parse_args(argv[1:])
     check = Checks()
@@ -86,14 +84,14 @@ def main(argv):
         check(rc == 0, f"the suite ran (exit {rc})")
         if rc:
             return 1
-        run = bench_io.read_json(run_path, gbench=True)
+        run = strict_io.read_json(run_path, gbench=True)
         names = sorted(br.repetitions(run))
         aggregates = {b.get("aggregate_name") for b in run["benchmarks"] if b.get("run_type") == "aggregate"}
         check(len(names) >= 20 and {"mean", "median", "stddev", "cv"} <= aggregates,
               f"{len(names)} benchmarks, aggregates {sorted(a for a in aggregates if a)}")
 
         rc, _, err = script("bench-count", f"--bin={a.bin}", f"--filter={a.count}", "--into", run_path)
-        check(rc == 0, f"bench-count --into the run (exit {rc}) {bench_io.cut(err.strip(), 200)}")
+        check(rc == 0, f"bench-count --into the run (exit {rc}) {strict_io.cut(err.strip(), 200)}")
         counted = br.instructions(br.load_run(run_path))
         check(counted and all(br.selected(n, a.count) for n in counted), f"instruction counts for {sorted(counted)}")
 
@@ -116,7 +114,7 @@ def main(argv):
             rc, _, err = script("bench-export", "--format", fmt, "--metric", metric, "-o", out_path, run_path)
             check(rc == 0, f"bench-export --format {fmt} --metric {metric} (exit {rc}) {err.strip()[:200]}")
             exports[fmt, metric] = json.loads(open(out_path).read()) if rc == 0 else None
-        export_mod = bench_io.load_script("bench-export")
+        export_mod = cli.load_script("bench-export")
         bmf = exports["bmf", "all"]
         check(bmf is not None and not export_mod.bmf_shape_errors(bmf) and sorted(bmf) == names,
               "BMF: one entry per benchmark, in Bencher's shape")
@@ -131,7 +129,7 @@ def main(argv):
 
         hist_dir = os.path.join(tmp, "history")
         try:
-            record = bh.record_from_run(bench_io.read_json(run_path, gbench=True), "0" * 40, "pipeline", "", "", "clean")
+            record = bh.record_from_run(strict_io.read_json(run_path, gbench=True), "0" * 40, "pipeline", "", "", "clean")
             bh.append(os.path.join(hist_dir, "history.jsonl"), record)
             records = bh.load(os.path.join(hist_dir, "history.jsonl"))
             bench_report.report(records, hist_dir)
@@ -139,7 +137,7 @@ def main(argv):
             check(len(records) == 1 and sorted(records[0]["benchmarks"]) == names and len(exported) == 1
                   and all(b[key] is not None for b in records[0]["benchmarks"].values() for key in br.MEMORY),
                   "bench-history: the run recorded (with the memory figures), reported and exported")
-        except bench_io.BadInput as e:
+        except strict_io.BadInput as e:
             check(False, f"bench-history refused the run: {e}")
     if check.failures:
         print(f"bench pipeline: FAILED ({len(check.failures)})")

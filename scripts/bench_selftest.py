@@ -35,16 +35,15 @@ from fractions import Fraction
 sys.dont_write_bytecode = True  # no __pycache__ written into scripts/
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
-import bench_history as bh  # noqa: E402
-import bench_io  # noqa: E402
-import bench_ratios as br  # noqa: E402
-import bench_report  # noqa: E402
-from bench_selftest_png import png_pixels, screenshot  # noqa: E402
+from lib import bench_history as bh  # noqa: E402
+from lib import bench_ratios as br  # noqa: E402
+from lib import bench_report, cli, strict_io  # noqa: E402
+from lib.bench_selftest_png import png_pixels, screenshot  # noqa: E402
 
 FLOOR, BENCH, OTHER = "BM_Arith_Floor", "BM_Checker/2/4/0", "BM_ComposeAndLower/4"
 
 
-from selftest_checks import Checks  # noqa: E402
+from lib.selftest_checks import Checks  # noqa: E402
 
 
 # ------------------------------------------------------------------ Mann-Whitney U --
@@ -149,7 +148,7 @@ def spread(center, k=9, width=0.02):
 
 
 def gate(base, cur, **kw):
-    compare = bench_io.load_script("bench-compare")
+    compare = cli.load_script("bench-compare")
     with open(os.devnull, "w") as sink:
         return dict(compare.compare(base, cur, out=sink, **kw))
 
@@ -382,7 +381,7 @@ def script(name, *args, cwd=None):
 
 def test_atomic_writes(check, tmp):
     path = os.path.join(tmp, "atomic.txt")
-    bench_io.write_atomic(path, "old\n")
+    strict_io.write_atomic(path, "old\n")
 
     class Boom(Exception):
         pass
@@ -391,19 +390,19 @@ def test_atomic_writes(check, tmp):
         def encode(self, *a):
             raise Boom()
     try:
-        bench_io.write_atomic(path, Exploding("new"))
+        strict_io.write_atomic(path, Exploding("new"))
     except Boom:
         pass
     check(open(path).read() == "old\n" and os.listdir(tmp).count("atomic.txt") == 1
           and not [f for f in os.listdir(tmp) if f.startswith(".atomic.txt")],
           "a write that fails half way leaves the old file and no temporary")
     # What fsync makes durable is the whole text: flushed out of Python's buffer first.
-    synced, real_fsync = [], bench_io.os.fsync
-    bench_io.os.fsync = lambda fd: (synced.append(os.fstat(fd).st_size), real_fsync(fd))
+    synced, real_fsync = [], strict_io.os.fsync
+    strict_io.os.fsync = lambda fd: (synced.append(os.fstat(fd).st_size), real_fsync(fd))
     try:
-        bench_io.write_atomic(path, "x" * 1000)
+        strict_io.write_atomic(path, "x" * 1000)
     finally:
-        bench_io.os.fsync = real_fsync
+        strict_io.os.fsync = real_fsync
     check(synced == [1000] and open(path).read() == "x" * 1000, f"write_atomic flushes before fsync: {synced} bytes on disk")
     hist = os.path.join(tmp, "h", "history.jsonl")
     for r in series_records([1.0, 1.1], 3, 2):
@@ -413,7 +412,7 @@ def test_atomic_writes(check, tmp):
     try:
         bh.append(hist, {"commit": "zz", "tree": "clean", "benchmarks": {}})
         refused = False
-    except bench_io.BadInput:
+    except strict_io.BadInput:
         refused = True
     check(refused and open(hist).read() == text, "a bad record is refused and the history left as it was")
 
@@ -482,7 +481,7 @@ def test_report(check, tmp, with_screenshot):
     try:
         bh.record_from_run({"benchmarks": []}, "c" * 40, "s", "d", "r", "clean")
         empty_ok = True
-    except bench_io.BadInput as e:
+    except strict_io.BadInput as e:
         empty_ok = "measured nothing" not in str(e)
     check(not empty_ok, "a benchmark run that measured nothing is not recorded")
     if with_screenshot:
@@ -635,7 +634,7 @@ def test_track(check, tmp):
           f"bench-track --baseline: a baseline with a NaN aggregate (as Google Benchmark writes it) is read ({rc} {out[-120:]!r})")
     rc, out, err, *_ = track(prev2, cur, "--threshold", "2", "--baseline", base)
     check(rc == 2 and "--baseline" in err, "bench-track: --baseline without --fail is a usage error")
-    track_mod = bench_io.load_script("bench-track")
+    track_mod = cli.load_script("bench-track")
     cmd = track_mod.workflow_command("error", "a: b, c", "100%\nnext")
     check(cmd == "::error title=a%3A b%2C c::100%25%0Anext", f"bench-track: annotations escape % CR LF (and : , in the title): {cmd!r}")
 
@@ -726,7 +725,7 @@ def test_gate_selection(check):
     f = gate(base, fake_run({FLOOR: floor}), regex="NoSuchBenchmark")
     check("(the baseline)" in f and "nothing to compare against" in f["(the baseline)"],
           f"gate: a --filter that selects nothing of the baseline fails (nothing to compare against): {f}")
-    compare = bench_io.load_script("bench-compare")
+    compare = cli.load_script("bench-compare")
     said = io.StringIO()
     new = "BM_Checker/9/9/9"
     cur = fake_run({FLOOR: floor, BENCH: (spread(400.0), 2_000_000.0), OTHER: (spread(50.0), 300_000.0),
@@ -975,7 +974,7 @@ def test_count_cli(check, tmp):
     rc, _, err, _ = count("3000", "--into", into)
     check(rc == 1 and "no count for BM_C" in err,
           f"bench-count --into: a benchmark of the run that got no count is exit 1, named ({rc} {err.strip()[-100:]!r})")
-    bc = bench_io.load_script("bench-count")
+    bc = cli.load_script("bench-count")
     path = write("into-atomic.json", json.dumps(fake_run({"BM_A": ([5.0], None)})))
     before, calls = open(path).read(), []
 
@@ -998,7 +997,7 @@ def history_main(args, git, record=None):
     builds and the commit subjects replaced."""
     out, err = io.StringIO(), io.StringIO()
     with contextlib.redirect_stdout(out):  # summarize()'s default stream is sys.stdout as the script loads
-        hist_script = bench_io.load_script("bench-history")
+        hist_script = cli.load_script("bench-history")
     bb = hist_script.bb
     real = bb.git, bb.record_commit, bb.commit_info
 
@@ -1088,7 +1087,7 @@ def test_history_records(check, tmp):
     records[-1]["tree"] = "dirty"
     found = {BENCH: bh.changes(records, BENCH)}
     said = io.StringIO()
-    bench_io.load_script("bench-history").summarize(records, found, "D", out=said)
+    cli.load_script("bench-history").summarize(records, found, "D", out=said)
     text = said.getvalue()
     check(f"{records[-1]['commit'][:8]}* " in text and f"{records[-2]['commit'][:8]} " in text
           and len(found[BENCH]) == 1 and "change points: 1\n" in text and f"{BENCH}: time +" in text,
@@ -1181,6 +1180,6 @@ def main(with_screenshot=False):
 
 
 if __name__ == "__main__":
-    p = bench_io.Parser("bench_selftest.py", __doc__)
+    p = cli.Parser("bench_selftest.py", __doc__)
     p.add_argument("--screenshot", action="store_true", help="only the report, rendered in headless Chromium")
     sys.exit(main(p.parse_args().screenshot))

@@ -6,7 +6,7 @@
   python3 scripts/campaign.py get FILE KEY... the values of these keys of one JSON
                                               object (`neffbar check --json`), one a line
   python3 scripts/campaign.py page DIR        DIR/report.html: the campaign as one page,
-                                              from DIR's data files (campaign_page.py)
+                                              from DIR's data files (lib/campaign_page.py)
 
 Exit 0 ok; 2 usage, or a FILE that is not what the command reads (one line naming the
 file and what is wrong: not JSON, not a list of rows, a row without a verdict, a key
@@ -14,35 +14,13 @@ that is missing).
 """
 import os
 import sys
-from collections import Counter
 
 sys.dont_write_bytecode = True  # no __pycache__ written into scripts/
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from bench_io import EXIT_OK, BadInput, Parser, brief, read_json, run  # noqa: E402
-import campaign_page  # noqa: E402
-
-
-def matrix_rows(path):
-    """The rows of a `neffbar hypotheses --json` file, each checked to have a string
-    "verdict" and "lowering"."""
-    rows = read_json(path)
-    if not isinstance(rows, list) or not rows:
-        raise BadInput(path, "expected a non-empty list of scenarios (neffbar hypotheses --json)")
-    for i, r in enumerate(rows):
-        for key in ("verdict", "lowering"):
-            if not isinstance(r, dict) or not isinstance(r.get(key), str) or not r[key]:
-                raise BadInput(path, f"[{i}].{key}: expected a string, got {brief(r.get(key) if isinstance(r, dict) else r)}")
-    return rows
-
-
-def matrix_summary(rows):
-    """The lines scripts/run puts on its summary: the verdict counts, then the count of
-    each (lowering, verdict), both sorted by name."""
-    verdicts = Counter(r["verdict"] for r in rows)
-    lines = [f"{len(rows)} scenarios: " + ", ".join(f"{v} {n}" for v, n in sorted(verdicts.items()))]
-    by_lowering = Counter((r["lowering"], r["verdict"]) for r in rows)
-    lines += [f"- {low} {v}: {n}" for (low, v), n in sorted(by_lowering.items())]
-    return lines
+from lib import campaign_page  # noqa: E402
+from lib.cli import EXIT_OK, Parser, run  # noqa: E402
+from lib.hypothesis_matrix import matrix_rows, matrix_summary  # noqa: E402
+from lib.strict_io import BadInput, read_json  # noqa: E402
 
 
 def values(path, keys):

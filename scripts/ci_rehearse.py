@@ -96,7 +96,8 @@ import time
 
 sys.dont_write_bytecode = True  # no __pycache__ written into scripts/
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from bench_io import EXIT_BAD, EXIT_FAIL, EXIT_OK, BadInput, Parser, run, shown  # noqa: E402
+from lib.cli import EXIT_BAD, EXIT_FAIL, EXIT_OK, Parser, run  # noqa: E402
+from lib.strict_io import BadInput, shown  # noqa: E402
 
 EXIT_SKIP = 77
 PROG = "check-workflows --rehearse"

@@ -53,8 +53,8 @@ import time
 sys.dont_write_bytecode = True  # no __pycache__ written into scripts/
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
-from bench_io import Parser  # noqa: E402
-from selftest_checks import Checks  # noqa: E402
+from lib.cli import Parser  # noqa: E402
+from lib.selftest_checks import Checks  # noqa: E402
 
 ROOT = os.path.dirname(HERE)
 WORKFLOW = os.path.join(ROOT, ".github", "workflows", "bench.yml")
@@ -830,9 +830,8 @@ def test_gab_previous(check, tmp):
 def test_skip(check, tmp):
     """Outside a git checkout a rehearsal is skipped: exit 77."""
     copy = os.path.join(tmp, "scripts")
-    os.makedirs(copy)
-    for name in ("ci_rehearse.py", "bench_io.py"):
-        shutil.copy(os.path.join(HERE, name), copy)
+    shutil.copytree(os.path.join(HERE, "lib"), os.path.join(copy, "lib"), ignore=shutil.ignore_patterns("__pycache__"))
+    shutil.copy(os.path.join(HERE, "ci_rehearse.py"), copy)
     wf = os.path.join(tmp, "wf.yml")
     with open(wf, "w") as f:
         f.write("on: push\njobs:\n  j:\n    runs-on: ubuntu-latest\n    steps:\n      - run: 'true'\n")

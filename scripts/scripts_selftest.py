@@ -30,7 +30,8 @@ called, and with no PYTHONDONTWRITEBYTECODE:
   HOME or TMPDIR, use another shebang, print a fixed line range as help, print it on
   stderr, exit 1 on --help, lack their docstring's first line, accept an unknown
   option, print a usage error on two lines, on stdout or without the option, leave a
-  __pycache__ behind, or import a sibling without their sys.path line are each caught.
+  __pycache__ behind, or import the package lib/ without putting scripts/ on sys.path
+  are each caught.
 Prints ok/FAIL per check and "scripts self-test: passed" at the end; exit 1 on a FAIL.
 --only NAME,... runs those tests alone (ctest campaign_page_self_test: the campaign's
 pages in seconds, the first test scripts/mutate runs on their mutants).
@@ -48,7 +49,7 @@ import tempfile
 sys.dont_write_bytecode = True  # no __pycache__ written into scripts/
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
-from bench_io import Parser  # noqa: E402
+from lib.cli import Parser  # noqa: E402
 
 SHEBANGS = ("#!/usr/bin/env bash", "#!/usr/bin/env python3")
 # Commands a script's --help or a usage error must not run; each is replaced by a shim
@@ -81,7 +82,7 @@ BAD_VALUES = {
 }
 
 
-from selftest_checks import Checks  # noqa: E402
+from lib.selftest_checks import Checks  # noqa: E402
 
 
 # ------------------------------------------------------------------ the scratch --
@@ -228,6 +229,12 @@ def usage_problems(scratch, name, kind, args, option):
     return problems + effects
 
 
+def modules_of(folder):
+    """The .py files of `folder` and of its package lib/, as paths relative to `folder`."""
+    return sorted(n for n in os.listdir(folder) if n.endswith(".py")) + \
+        sorted(f"lib/{n}" for n in os.listdir(os.path.join(folder, "lib")) if n.endswith(".py"))
+
+
 def load_problem(path, cwd):
     """None when the module at `path` loads by its path alone, from `cwd`, with nothing of
     scripts/ on sys.path (-I); else the last line of its error."""
@@ -257,9 +264,10 @@ def test_scripts(check, tmp):
             problems = usage_problems(scratch, name, kind, args, option)
             check(not problems, f"{name} {' '.join(args)}: exit 2, one line naming {option}, no side effect"
                   + (f": {'; '.join(problems)}" if problems else ""))
-    # Every module loads by its path alone, from another folder, with nothing of scripts/
-    # on sys.path (-I): each puts its own folder there before it imports its siblings.
-    for name in sorted(n for n in os.listdir(os.path.join(scratch.root, "scripts")) if n.endswith(".py")):
+    # Every module, of scripts/ and of its package lib/, loads by its path alone, from
+    # another folder, with nothing of scripts/ on sys.path (-I): each puts scripts/ there
+    # before it imports the package.
+    for name in modules_of(os.path.join(scratch.root, "scripts")):
         problem = load_problem(os.path.join(scratch.root, "scripts", name), tmp)
         check(problem is None, f"{name} loads by its path from another folder" + (f": {problem}" if problem else ""))
     missing = set(BAD_VALUES) - set(names)
@@ -345,7 +353,7 @@ def campaign_out(tmp):
     small, with a value to find on the page in each (an operator's count, a crash, an
     escaped step); returns its path."""
     sys.path.insert(0, HERE)
-    import bench_history
+    from lib import bench_history
     import bench_selftest
     out = os.path.join(tmp, "out")
     write(os.path.join(out, "steps.tsv"), "step\tresult\tdetail\nbuild\tok\tg++ <b>&\nproperties\tFAIL\tseed 7\n")
@@ -497,7 +505,7 @@ def test_teeth(check, tmp):
         "line-range": ('#!/usr/bin/env bash\n' + header + '# A line added later.\nsed -n "2,4p" "$0" | sed "s/^# //"\n',
                        "not the header comment block"),
         "pycache": ('#!/usr/bin/env python3\n"""A planted script."""\nimport os\nimport sys\n'
-                    'sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))\nimport bench_io  # noqa\n'
+                    'sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))\nfrom lib import strict_io  # noqa\n'
                     'print("A planted script.")\n', "made "),
     }
     for name, (text, expect) in planted.items():
@@ -1126,7 +1134,8 @@ USAGE_PLANTS = {
 
 def test_convention_teeth(check, tmp):
     """Each way of breaking --help, a usage error or the no-side-effect rule is caught by
-    its check; a module that imports a sibling without its sys.path line does not load."""
+    its check; a module (of scripts/ or lib/) that imports the package without putting
+    scripts/ on sys.path does not load."""
     scratch = Scratch(tmp)
     write(scratch.path("victim"), "v\n")
     write(scratch.path("victim2"), "v\n")
@@ -1142,10 +1151,14 @@ def test_convention_teeth(check, tmp):
         problems = usage_problems(scratch, name, "bash", ["--no-such-option"], "--no-such-option")
         check(any(expect in p for p in problems), f"teeth: a usage error {name.replace('-', ' ')} is caught: {problems[:2]}")
         os.unlink(scratch.path(name))
-    planted = scratch.path("no_syspath.py")
-    write(planted, '"""A planted module."""\nimport bench_io  # noqa\n\nif __name__ == "__main__":\n    pass\n')
-    check(load_problem(planted, tmp) is not None, "teeth: a module that imports a sibling without its sys.path line does not load")
-    os.unlink(planted)
+    own_folder = "sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))\n"
+    for name, line, what in (("no_syspath.py", "", "without its sys.path line"),
+                             ("lib/no_syspath.py", "", "without its sys.path line"),
+                             ("lib/own_folder.py", own_folder, "with its own folder on sys.path, not scripts/")):
+        planted = scratch.path(name)
+        write(planted, f'"""A planted module."""\nimport os\nimport sys\n\n{line}from lib import strict_io  # noqa\n')
+        check(load_problem(planted, tmp) is not None, f"teeth: {name}, importing the package {what}, does not load")
+        os.unlink(planted)
 
 
 def test_exit_wrapper(check, tmp):
@@ -1208,7 +1221,7 @@ def test_check_workflows_exits(check, tmp):
 
 
 def test_broken_pipe(check, tmp):
-    """bench_io.run: a broken pipe on stdout is one line naming stdout, exit 2."""
+    """lib/cli.py's run: a broken pipe on stdout is one line naming stdout, exit 2."""
     run_path = os.path.join(tmp, "run.json")
     write(run_path, json.dumps({"benchmarks": [{"name": "BM_A", "cpu_time": 1.0, "time_unit": "ns"}] * 1}))
     r, w = os.pipe()

@@ -28,7 +28,7 @@ import tempfile
 sys.dont_write_bytecode = True
 SCRIPTS = os.path.normpath(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "scripts"))
 sys.path.insert(0, SCRIPTS)
-from bench_selftest_png import headless, png_pixels  # noqa: E402
+from lib.bench_selftest_png import headless, png_pixels  # noqa: E402
 
 
 def chromium(*args):
@@ -159,7 +159,7 @@ def report_problems(neffbar, tmp):
     out/, the real matrix grid): in Chromium's DOM, a row per step, lowering, fuzz
     target and operator of the files, a chart per benchmark, every link to a file that
     exists, the grid embedded; the screenshot is not blank."""
-    import bench_history
+    from lib import bench_history
     from scripts_selftest import campaign_out
     out = campaign_out(os.path.join(tmp, "campaign"))
     made = subprocess.run([neffbar, "hypotheses", "--small", "--json", "-o", os.path.join(out, "hypotheses.json"),

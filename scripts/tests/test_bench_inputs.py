@@ -12,8 +12,9 @@ import threading
 
 import pytest
 
-import bench_io
-import bench_ratios as br
+import bench_ratios as ratios_command  # scripts/bench_ratios.py; its library is lib.bench_ratios
+from lib import bench_ratios as br
+from lib import cli
 from bench_selftest import BENCH, FLOOR, fake_run, script, series_records, spread, with_memory
 
 
@@ -175,7 +176,7 @@ def test_history_does_not_rebuild_a_recorded_commit(tmp, monkeypatch):
     """In-process, with git and the build replaced: no repository is needed, and a broken
     check builds nothing (it fails).  The progress names the commit [1/1], and the report
     is made from the history (exit 0)."""
-    hist_script = bench_io.load_script("bench-history")
+    hist_script = cli.load_script("bench-history")
     bb = hist_script.bb
     sha = "f" * 40
 
@@ -234,7 +235,7 @@ def test_count_refuses_a_missing_binary_and_a_filter_that_selects_nothing(tmp):
 @pytest.mark.parametrize("text, total", [("events: Ir\ntotals: 3000\n", 1000.0), ("totals: 0\n", None),
                                          ("summary: \n", None), ("", None)])
 def test_count_reads_callgrind_totals(tmp, text, total):
-    bc = bench_io.load_script("bench-count")
+    bc = cli.load_script("bench-count")
     try:
         got = bc.callgrind_total(write(tmp, "callgrind.out", text), "BM_A", 3)
     except RuntimeError:
@@ -243,7 +244,7 @@ def test_count_reads_callgrind_totals(tmp, text, total):
 
 
 def test_count_into_names_what_got_no_count(tmp):
-    bc = bench_io.load_script("bench-count")
+    bc = cli.load_script("bench-count")
     into = write(tmp, "into.json", json.dumps(fake_run({"BM_A": ([5.0, 6.0], None), "BM_B": ([7.0], None)})))
     fake = fake_binary(tmp, "fake_bench", ["BM_A", "BM_B"])
 
@@ -264,7 +265,7 @@ def test_count_into_names_what_got_no_count(tmp):
 def test_count_pins_glibcs_cpu_dependent_choices(tmp, monkeypatch):
     """A fake valgrind records the GLIBC_TUNABLES it was given; NEFFBAR_GLIBC_TUNABLES
     replaces the pinning (empty: none)."""
-    bc = bench_io.load_script("bench-count")
+    bc = cli.load_script("bench-count")
     fake_bin = os.path.join(tmp, "fake_valgrind_bin")
     os.makedirs(fake_bin)
     seen = os.path.join(tmp, "tunables.seen")
@@ -290,7 +291,7 @@ echo "neffbar-count: 3" >&2
 def test_count_jobs_run_at_once(tmp):
     """--jobs N runs N counts at once (a barrier of N parties that fewer workers break),
     and the progress counts 1..N."""
-    bc = bench_io.load_script("bench-count")
+    bc = cli.load_script("bench-count")
     n = (os.cpu_count() or 1) + 1
     many = fake_binary(tmp, "fake_many", [f"BM_{i}" for i in range(n)])
     together = threading.Barrier(n, timeout=10)
@@ -311,6 +312,6 @@ def test_ratios_leave_out_a_target_that_did_not_run(tmp, which):
             "both": {den: ([5.0, 6.0], None), num: ([6.0, 7.0], None)}}[which]
     said = io.StringIO()
     with contextlib.redirect_stdout(said):
-        rc = br.main(["bench_ratios.py", write(tmp, "run.json", json.dumps(fake_run(spec)))])
+        rc = ratios_command.main(["bench_ratios.py", write(tmp, "run.json", json.dumps(fake_run(spec)))])
     assert rc in (0, None)
     assert (target in said.getvalue()) == (which == "both")

@@ -15,7 +15,7 @@ import math
 import pytest
 from hypothesis import example, find, given, strategies as st
 
-import bench_ratios as br
+from lib import bench_ratios as br
 from bench_selftest import brute_force_p
 
 small = st.lists(st.integers(0, 5), min_size=2, max_size=6)  # n <= 12: brute force is cheap

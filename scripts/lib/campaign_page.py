@@ -2,7 +2,7 @@
 Markdown summary and the steps write, each read here and nowhere recomputed:
 
   out/steps.tsv                      the summary's step table (step, result, detail)
-  out/hypotheses.json, .html         the matrix's verdict counts (campaign.matrix_summary),
+  out/hypotheses.json, .html         the matrix's verdict counts (hypothesis_matrix.py),
                                      its grid embedded (neffbar hypotheses --html)
   out/coverage/folders.txt,          line coverage per folder and per file (scripts/coverage),
   out/coverage/files.tsv             each file linked to its page of the llvm-cov report
@@ -19,10 +19,11 @@ import re
 import sys
 from urllib.parse import quote
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-import bench_history as bh  # noqa: E402
-import bench_report  # noqa: E402
-from bench_io import BadInput, read_json, read_text, write_atomic  # noqa: E402
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))  # scripts/: lib's parent
+from lib import bench_history as bh  # noqa: E402
+from lib import bench_report  # noqa: E402
+from lib.hypothesis_matrix import matrix_rows, matrix_summary  # noqa: E402
+from lib.strict_io import BadInput, read_json, read_text, write_atomic  # noqa: E402
 
 GOOD, BAD, FAINT = "#2ca02c", "#d62728", "#bbb"
 STYLE = ("body{font-family:sans-serif;margin:20px;max-width:1100px} h2{margin-top:28px} "
@@ -101,13 +102,12 @@ def steps(out):
 
 
 def matrix(out):
-    import campaign  # the summary's own reading (campaign imports this module first)
-    rows = campaign.matrix_rows(os.path.join(out, "hypotheses.json"))
+    rows = matrix_rows(os.path.join(out, "hypotheses.json"))
     count = Counter((r["lowering"], r["verdict"]) for r in rows)
     verdicts = sorted({v for _, v in count})
     table = "".join(f"<tr class='lowering'><td>{esc(low)}</td>" + "".join(f"<td>{count[low, v] or ''}</td>" for v in verdicts)
                     + "</tr>" for low in sorted({low for low, _ in count}))
-    parts = [f"<p id='matrix-counts'>{esc(campaign.matrix_summary(rows)[0])}</p>",
+    parts = [f"<p id='matrix-counts'>{esc(matrix_summary(rows)[0])}</p>",
              "<table id='matrix'><tr><th>lowering</th>" + "".join(f"<th>{esc(v)}</th>" for v in verdicts) + f"</tr>{table}</table>"]
     if os.path.isfile(os.path.join(out, "hypotheses.html")):
         parts.append("<p>Each cell is a scenario; a failing cell opens its shortest counterexample as a sequence chart "
@@ -251,7 +251,7 @@ def page(out, title):
         except (BadInput, OSError) as e:
             if isinstance(e, BadInput):
                 body = missing(key, e.where, e.what)
-            else:  # as bench_io.run says an OSError: its file, its reason in lower case
+            else:  # as cli.run says an OSError: its file, its reason in lower case
                 body = missing(key, e.filename or "?", (e.strerror or str(e)).lower())
         parts.append(f"<section id='{key}'><h2>{esc(name)}</h2>{body}</section>")
     parts.append("</body></html>")

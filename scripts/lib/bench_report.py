@@ -6,9 +6,9 @@ import os
 import statistics
 import sys
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-import bench_history as bh  # noqa: E402
-from bench_io import write_atomic  # noqa: E402
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))  # scripts/: lib's parent
+from lib import bench_history as bh  # noqa: E402
+from lib.strict_io import write_atomic  # noqa: E402
 
 COLOR_TIME, COLOR_COUNT, COLOR_CHANGE = "#1f77b4", "#ff7f0e", "#d62728"
 # The change labels of one chart, one line each kind (bench_history.changes' kinds).

@@ -18,10 +18,11 @@ import re
 import statistics
 import sys
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from bench_io import BadInput, brief, cut, is_nonnegative, is_positive, parse_json, read_text, write_atomic  # noqa: E402
-from bench_ratios import (MEMORY, changed_by_at_least, check_run, floor_of, instructions, load_run,  # noqa: E402
-                          mann_whitney_p, memory, repetitions)
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))  # scripts/: lib's parent
+from lib.bench_ratios import (MEMORY, changed_by_at_least, check_run, floor_of, instructions, load_run,  # noqa: E402
+                              mann_whitney_p, memory, repetitions)
+from lib.strict_io import (BadInput, brief, cut, is_nonnegative, is_positive, parse_json, read_text,  # noqa: E402
+                           write_atomic)
 
 # Change detection over the series (see changes()).
 WINDOW = 3          # commits pooled on each side of a candidate change

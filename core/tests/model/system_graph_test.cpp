@@ -131,6 +131,20 @@ TEST(SystemGraph, ARepeatOfTheBlocksFirstSemaphoreOrdersIt) {
   EXPECT_NE(g.colour[5], g.colour[7]) << "s0 repeats from the block's first instruction: pcs 2 and 3 stay apart";
 }
 
+// An unordered block's instructions share a position that is no pc: not even pc 0 of an
+// ordered block with the same boundaries.
+TEST(SystemGraph, AnUnorderedBlocksPositionIsNoPc) {
+  const System sys = make(3, {{inc(0), inc(0), depart()}, {inc(1), inc(2), depart()}});
+  const auto blocks = blocks_of(sys);
+  ASSERT_EQ(blocks[0].end(0), blocks[1].end(0));
+  ASSERT_GE(blocks[0].end(0), 2u);
+  const ColouredGraph g = system_graph(sys, blocks);
+  // p0, p1; p0's inc s0 (2), s0 (3), inc s0 (4), ...; p1's instructions follow p0's.
+  const std::uint32_t p1_first = g.out[1].front();
+  ASSERT_EQ(g.sema_vertex[0], 3);
+  EXPECT_NE(g.colour[2], g.colour[p1_first]) << "p0's ordered pc 0 and p1's unordered increment";
+}
+
 // The instructions' colours tell apart what is_automorphism tells apart (here a wait's
 // decrement), or nauty would hand it a generator it refuses, and with it the system's
 // real symmetry would be lost: p0 and p1 are alike, p2 and p3 are not.

@@ -343,12 +343,47 @@ TEST(Budgets, ARandomScheduleKeepsTheTimeBudgetInside) {
   o.clock = clock.after(1);  // expires at the 2nd read
   const CheckResult r = check_random(l.system, 5, 1, 3, o);
   EXPECT_EQ(r.runs, 1u);
-  EXPECT_NE(note_text(r).find("time budget exhausted inside schedule 1"), std::string::npos) << note_text(r);
+  EXPECT_NE(note_text(r).find("time budget exhausted inside schedule 1 (after "), std::string::npos) << note_text(r);
   EXPECT_NE(note_text(r).find("a whole schedule runs up to " + std::to_string(instruction_count(l.system)) + " instructions"),
             std::string::npos)
       << note_text(r);
   EXPECT_LT(r.instructions, instruction_count(l.system));
   EXPECT_FALSE(r.exact());
+}
+
+// A schedule of kLongSchedule instructions or more says how long a whole one takes, once,
+// whether or not the budget cut it; a shorter one says nothing.
+TEST(Budgets, ALongScheduleSaysHowLongItTakesOnce) {
+  const auto one_process = [](std::size_t n) {
+    System s;
+    s.semas.push_back(Semaphore{"s0", 0, 0});
+    Process p;
+    p.name = "p0";
+    p.participant = true;
+    p.program = Program(std::vector<Instr>(n, Instr{Marker::None, SemaOp{Prim::Inc, 0, 1, 0}, 0}));
+    s.procs.push_back(std::move(p));
+    return s;
+  };
+  const auto said = [](const CheckResult& r) {
+    const std::string text = note_text(r);
+    std::size_t count = 0;
+    for (std::size_t at = text.find("a whole schedule runs up to"); at != std::string::npos;
+         at = text.find("a whole schedule runs up to", at + 1)) {
+      ++count;
+    }
+    return count;
+  };
+  const System exactly = one_process(kLongSchedule), shorter = one_process(kLongSchedule - 1);
+  ASSERT_EQ(instruction_count(exactly), kLongSchedule);
+  EXPECT_EQ(said(check_random(exactly, 1, 1)), 1u) << note_text(check_random(exactly, 1, 1));
+  EXPECT_EQ(said(check_random(shorter, 1, 1)), 0u) << note_text(check_random(shorter, 1, 1));
+  Expiring clock;
+  CommonOptions o;
+  o.max_seconds = 10;
+  o.clock = clock.after(1);  // cut inside the schedule: said in the cut, not again
+  const CheckResult cut = check_random(exactly, 1, 1, kPctDepth, o);
+  ASSERT_TRUE(cut.note.cut.has_value()) << note_text(cut);
+  EXPECT_EQ(said(cut), 1u) << note_text(cut);
 }
 
 TEST(Budgets, RandomSchedulesFindWhatTheyFoundBeforeWithoutStoringTheSchedule) {

@@ -4,6 +4,12 @@
 #include "neffbar/model/engines/engine_options.h"
 
 #include <gtest/gtest.h>
+#include <sys/resource.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cstdint>
 
 #include <optional>
 #include <set>
@@ -71,13 +77,38 @@ TEST(EngineOptions, EachRowReadsItsTextWithinItsRange) {
   EXPECT_EQ(read("--max-memory", "2g")->check.max_memory, std::uint64_t{2} << 30);
   EXPECT_EQ(read("--max-memory", "1T")->check.max_memory, std::uint64_t{1} << 40);
   EXPECT_EQ(read("--max-memory", "8388608T")->check.max_memory, std::uint64_t{1} << 63);
-  for (const char* bad : {"0", "0M", "8388609T", "1X", "M", "-1", "1 M", "1234567890123"}) EXPECT_FALSE(read("--max-memory", bad)) << bad;
+  EXPECT_EQ(read("--max-memory", "100000000000")->check.max_memory, std::uint64_t{100000000000} << 20) << "12 digits";
+  for (const char* bad : {"0", "0M", "8388609T", "1X", "M", "-1", "1 M", "1000000000000"}) EXPECT_FALSE(read("--max-memory", bad)) << bad;
   const EngineOptions plain;
   ASSERT_TRUE(plain.check.reduce && plain.check.symmetry && plain.check.por);
   EXPECT_FALSE(read("--no-reduce", "")->check.reduce);
   EXPECT_FALSE(read("--no-symmetry", "")->check.symmetry);
   EXPECT_FALSE(read("--no-por", "")->check.por);
   EXPECT_TRUE(read("--no-por", "")->check.reduce) << "each flag its own field";
+}
+
+// Under `ulimit -v` the memory default leaves a quarter of the address space free (a
+// forked child sets the limit: the test's own process keeps its address space).
+TEST(EngineOptions, TheMemoryDefaultKeepsAQuarterOfTheAddressSpaceFree) {
+  int fd[2];
+  ASSERT_EQ(pipe(fd), 0);
+  rlimit lim{};
+  ASSERT_EQ(getrlimit(RLIMIT_AS, &lim), 0);
+  lim.rlim_cur = std::min<rlim_t>(lim.rlim_max, rlim_t{2} << 30);
+  const pid_t pid = fork();
+  ASSERT_GE(pid, 0);
+  if (pid == 0) {
+    const std::uint64_t m = setrlimit(RLIMIT_AS, &lim) == 0 ? default_max_memory() : 0;
+    _exit(write(fd[1], &m, sizeof m) == sizeof m ? 0 : 1);
+  }
+  close(fd[1]);
+  std::uint64_t got = 0;
+  EXPECT_EQ(read(fd[0], &got, sizeof got), static_cast<ssize_t>(sizeof got));
+  close(fd[0]);
+  int status = 0;
+  waitpid(pid, &status, 0);
+  const std::uint64_t quarter_of_ram = static_cast<std::uint64_t>(sysconf(_SC_PHYS_PAGES)) * sysconf(_SC_PAGE_SIZE) / 4;
+  EXPECT_EQ(got, std::min({kDefaultMaxMemory, quarter_of_ram, std::uint64_t{lim.rlim_cur} / 4 * 3}));
 }
 
 TEST(EngineOptions, WhoReadsWhat) {

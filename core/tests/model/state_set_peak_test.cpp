@@ -91,16 +91,16 @@ TEST(StateSetPeak, AStateAlreadyThereAddsAtMostTheDoubling) {
   }
 }
 
-// One process running n increments over 16 semaphores: value tables of (n + 1) * 16
+// One process running n increments over k semaphores: value tables of (n + 1) * k
 // entries of 8 bytes, and a state space of a few states (the increments are one block).
-System long_program(std::uint32_t n) {
+System long_program(std::uint32_t n, std::uint32_t k = 16) {
   System s;
-  for (std::uint32_t i = 0; i < 16; ++i) s.semas.push_back(Semaphore{"s" + std::to_string(i), 0, 0});
+  for (std::uint32_t i = 0; i < k; ++i) s.semas.push_back(Semaphore{"s" + std::to_string(i), 0, 0});
   Process p;
   p.name = "p0";
   p.participant = true;
   std::vector<Instr> body;
-  for (std::uint32_t i = 0; i < n; ++i) body.push_back(Instr{Marker::None, SemaOp{Prim::Inc, i % 16, 1, 1}, 0});
+  for (std::uint32_t i = 0; i < n; ++i) body.push_back(Instr{Marker::None, SemaOp{Prim::Inc, i % k, 1, 1}, 0});
   p.program = Program(body);
   s.procs.push_back(std::move(p));
   return s;
@@ -127,6 +127,23 @@ TEST(StateSetPeak, TheValueTablesAreBuiltWhenTheBudgetHoldsThemAndNeverAllocated
   EXPECT_EQ(decided.verdict, Verdict::NotReusable) << note_text(decided);  // the increments stay
   EXPECT_TRUE(decided.exhaustive) << note_text(decided);
   EXPECT_EQ(decided.states, check_explicit(s).states);
+}
+
+// Tables a budget refuses are named with their size in MiB, and nothing of them is
+// allocated: past the memory budget (6001 x 160 entries: 7.3 MiB), and past what the
+// search ever builds (6001 x 6000 entries: 274.7 MiB, more than 2^25 entries).
+TEST(StateSetPeak, RefusedTablesAreNamedByTheirSize) {
+  CheckOptions o;
+  o.max_memory = 4 << 20;
+  const std::size_t before = g_live;
+  g_peak = g_live;
+  const CheckResult over_budget = check_explicit(long_program(6'000, 160), o);
+  EXPECT_EQ(over_budget.note.cut->by, Stop::Memory);
+  EXPECT_EQ(note_text(over_budget), "memory budget exhausted: its value tables need 7 MiB, more than the budget");
+  const CheckResult too_large = check_explicit(long_program(6'000, 6'000));
+  EXPECT_EQ(too_large.note.cut->by, Stop::TooLarge);
+  EXPECT_EQ(note_text(too_large), "too large for the explicit search: its value tables would need 274 MiB");
+  EXPECT_LT(g_peak - before, std::size_t{4} << 20) << "the refused tables were allocated";
 }
 
 }  // namespace

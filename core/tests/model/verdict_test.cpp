@@ -31,6 +31,8 @@ TEST(Note, EachBudgetIsNamed) {
   EXPECT_EQ(note_text(cut_by(Stop::TooLarge, ": a program is longer than 65534 instructions")),
             "too large for the explicit search: a program is longer than 65534 instructions");
   EXPECT_EQ(enum_name(Stop::OutOfMemory), "out_of_memory");
+  EXPECT_EQ(enum_choices<Stop>(), "time|states|memory|out_of_memory|instructions|too_large");
+  EXPECT_FALSE(parse_enum<Stop>("").has_value());
 }
 
 TEST(Note, WhatWasFoundBeforeTheCutIsSaid) {

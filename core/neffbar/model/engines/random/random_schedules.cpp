@@ -322,7 +322,8 @@ CheckResult check_random(const System& sys, std::uint64_t runs, std::uint64_t se
            std::to_string(static_cast<std::uint64_t>(rate)) + " instructions/s measured";
   };
   bool departed = false;
-  bool cut = false;  // the budget ended the schedules before one found a violation
+  bool cut = false;                // the budget ended the schedules before one found a violation
+  bool schedule_length_said = false;  // the cut's note already says how long a schedule takes
   for (std::uint64_t run = 0; run < runs; ++run) {
     if (deadline.check()) {
       res.note.cut = Cut{Stop::Time, " after " + std::to_string(run) + " of " + std::to_string(runs) + " schedules"};
@@ -343,6 +344,7 @@ CheckResult check_random(const System& sys, std::uint64_t runs, std::uint64_t se
     if (o.cut) {
       res.note.cut = Cut{Stop::Time, " inside schedule " + std::to_string(run + 1) + " (after " +
                                          std::to_string(pct.steps()) + " of its instructions; " + per_schedule() + ")"};
+      schedule_length_said = true;
       cut = true;  // (a schedule that found a violation ended there, before any cut)
     }
     if (o.global_broken) {
@@ -366,9 +368,7 @@ CheckResult check_random(const System& sys, std::uint64_t runs, std::uint64_t se
     res.verdict = Verdict::Budget;
     if (res.global_finding) res.cex = res.global_finding;
   }
-  if (total >= (std::size_t{1} << 20) && !(res.note.cut && res.note.cut->detail.find("whole schedule") != std::string::npos)) {
-    res.note.remarks.push_back(per_schedule());
-  }
+  if (total >= kLongSchedule && !schedule_length_said) res.note.remarks.push_back(per_schedule());
   // Random schedules never prove the property: it is broken, unseen, or not reached.
   res.global = res.global_finding                    ? GlobalStatus::Broken
                : !departed && failing(res.verdict) ? GlobalStatus::NotReached

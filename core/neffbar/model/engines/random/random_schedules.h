@@ -2,6 +2,7 @@
 // Finds failures, proves nothing.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <functional>
 
@@ -19,6 +20,11 @@ enum class PctChange : std::uint8_t { Lower, Keep };
 // PCT's bug depth d the schedules aim at (d - 1 change points a run): the default of
 // check_random and of EngineOptions.
 inline constexpr std::uint32_t kPctDepth = 3;
+
+// A schedule of this many instructions or more is long: the note says how long a whole
+// one takes, at the rate measured (a schedule is a single run, not interruptible but by
+// the time budget).
+inline constexpr std::size_t kLongSchedule = std::size_t{1} << 20;
 
 // Random schedules, PCT style: random distinct priorities, `depth`-1 priority-change
 // points per run; the highest-priority enabled process runs.  Finds bugs, proves nothing.

@@ -65,11 +65,11 @@ Counterexample Analysis::witness(Verdict kind, const Fact* f) {
       }
       run_.run();
     }
-    // Held where the analysis found the fact (phase j: every process at the start of
-    // its round j), not free to the end: the greedy run would otherwise record every
-    // round of the processes it happens to run first, only to be cut at the violation.
-    const bool held = f->phase != kNone && f->phase <= n_.R + 1;
-    for (std::uint32_t p = 0; p < n_.P; ++p) run_.lim[p] = held ? n_.start(p, f->phase) : n_.len[p];
+    // Held where the analysis found the fact (phase j in 0..R+1, which every recorded
+    // fact carries: every process at the start of its round j), not free to the end:
+    // the greedy run would otherwise record every round of the processes it happens to
+    // run first, only to be cut at the violation.
+    for (std::uint32_t p = 0; p < n_.P; ++p) run_.lim[p] = n_.start(p, f->phase);
     if (f->q_held) run_.lim[f->q] = std::min(run_.lim[f->q], n_.arrive_pc(f->q, f->round));
     if (kind == Verdict::GlobalUnsafe) run_.lim[f->p] = std::min(run_.lim[f->p], f->d);
     for (std::uint32_t p = 0; p < n_.P; ++p) run_.push(p);

@@ -702,7 +702,7 @@ inline std::optional<CutRun> run_cut(const CutInput& in, const CutImpl& impl, st
 
 // The explicit search's memory at its growth steps: what it holds beside the visited set
 // (the value tables), and the visited set's peak through each insert that grows it, by
-// the count of states before that insert (bytes() + next_growth(); state_set_peak_test
+// the count of states before that insert (bytes() + next_growth(); state_set_test.cpp
 // shows it is the peak to the byte).
 struct MemorySteps {
   std::uint64_t fixed = 0;

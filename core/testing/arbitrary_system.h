@@ -13,7 +13,7 @@
 //
 // Three classes a plain draw reaches too rarely for a one-line slip there to fail a
 // test are planted on purpose (`motifs`, and arbitrary_case for (b));
-// Reference.TheGeneratorReachesEveryPlantedClass (core/tests/model/reference_test.cpp)
+// Reference.TheGeneratorReachesEveryPlantedClass (core/tests/model/reference_checker_test.cpp)
 // tells them apart and counts them over a fixed seed set:
 //  (a) a process decrements a semaphore with a negative inc_val while another process
 //      waits (wait_ge) on it: neither is a Lipton mover there;

@@ -1,7 +1,7 @@
 // An engine's whole report held against the reference checker (reference_checker.h):
 // not only the failure kinds, but the verdict among them, the counterexample, the
 // global finding, the global-property line and `broke in round`.  For the differential
-// tests (core/tests/model/reference_test.cpp), the `reductions` property and the
+// tests (core/tests/model/reference_checker_test.cpp), the `reductions` property and the
 // barrier fuzz target's arbitrary mode.
 //
 // What the reference fixes, engine by engine:

@@ -62,7 +62,7 @@ class StateSet {
   // order: it may double the table (the old one kept until the new one is filled), grow
   // the list of chunks (doubling, as std::vector does), take a new chunk, then reserve
   // parent_ and via_ (each old array kept until copied).  bytes() + next_growth() is the
-  // set's peak through the next insert of a new state, to the byte (state_set_peak_test
+  // set's peak through the next insert of a new state, to the byte (state_set_test.cpp
   // counts every allocation); a state already there adds at most the doubling.
   [[nodiscard]] std::uint64_t bytes() const {
     return std::uint64_t{chunks_.size()} * (std::uint64_t{width_} << shift_) * 2 + table_.capacity() * 4 +

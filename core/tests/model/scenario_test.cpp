@@ -1,10 +1,11 @@
-// `check-configs` pinned on hand-made config sets: composer output taken apart and
-// altered.  Each config's guarantee names every config of the set, and each member
-// counts: a config that skips the wait for exactly one other config's signal departs
-// before that config arrives, and the verdict names the pair (UNSAFE), for every
-// ordered pair -- so one config dropping out of some guarantee turns that pair into a
-// GLOBAL_UNSAFE or OK here.  The verdict when one config is missing, wrong, or comes
-// later in the set, and the example configs of corpus/examples.
+// A scenario of configs (scenario.h; what `check-configs` runs) pinned on hand-made
+// config sets: composer output taken apart and altered.  Each config's guarantee names
+// every config of the set, and each member counts: a config that skips the wait for
+// exactly one other config's signal departs before that config arrives, and the verdict
+// names the pair (UNSAFE), for every ordered pair -- so one config dropping out of some
+// guarantee turns that pair into a GLOBAL_UNSAFE or OK here.  The verdict when one
+// config is missing, wrong, or comes later in the set, and the example configs of
+// corpus/examples.
 #include <gtest/gtest.h>
 
 #include <algorithm>

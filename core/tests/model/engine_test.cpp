@@ -1,18 +1,20 @@
+// The engines behind decide() (engine.h) on hand-made and composed systems: each
+// verdict and its counterexample, the declared and global modes, the reductions
+// against the unreduced search, the static oracle, broke-in-round and its re-checks,
+// random schedules, and why a system is not persistent whichever engine ran.
 #include <gtest/gtest.h>
-
 
 #include <limits>
 #include <memory>
 
 #include "hand_made.h"
-
 #include "neffbar/model/engines/common/block.h"
-#include "neffbar/model/engines/explicit/search.h"
 #include "neffbar/model/engines/engine.h"
-#include "neffbar/model/frontend/faults.h"
-#include "neffbar/model/engines/oracle.h"
-#include "neffbar/model/scenarios/scenario.h"
+#include "neffbar/model/engines/explicit/search.h"
 #include "neffbar/model/engines/explicit/symmetry.h"
+#include "neffbar/model/engines/oracle.h"
+#include "neffbar/model/frontend/faults.h"
+#include "neffbar/model/scenarios/scenario.h"
 
 namespace neffbar::model {
 namespace {

@@ -1,4 +1,6 @@
-// End-to-end: runs the real neffbar binary and checks exit codes, stdout and stderr.
+// End-to-end through the real binary (cli_fixture.h): the model commands of
+// model_cmds.cpp -- check, check-configs, compose, promela and hypotheses -- their
+// verdicts, exit codes, budgets, JSON, progress and the options they refuse.
 #include <algorithm>
 #include <array>
 #include <chrono>
@@ -13,147 +15,14 @@ namespace {
 
 using namespace neffbar_e2e;
 
-TEST_F(Cli, DecodeEncodeRoundTripFullAndDefault) {
-  for (unsigned seed = 0; seed < 20; ++seed) {
-    const fs::path bin = file("in.bin", random_image(seed));
-    const Outcome dec = run("decode --full '" + bin.string() + "'");
-    ASSERT_EQ(dec.exit_code, 0) << dec.err;
-    const fs::path json = file("in.json", dec.out);
-    const Outcome enc = run("encode '" + json.string() + "'");
-    ASSERT_EQ(enc.exit_code, 0) << enc.err;
-    EXPECT_EQ(enc.out, slurp(bin)) << seed;
-    // stdin works too
-    EXPECT_EQ(run("encode -", json.string()).out, enc.out);
-  }
-  // Default log: lossless for configs whose unlogged bytes are zero.
-  std::string img(0x128, '\0');
-  img[0x10] = 5;
-  img[0x124] = 1;
-  const fs::path bin = file("z.bin", img);
-  const Outcome dec = run("decode '" + bin.string() + "'");
-  EXPECT_EQ(run("encode -", file("z.json", dec.out).string()).out, img);
+class ModelCmds : public Cli {};
+
+std::uint64_t number_after(const std::string& text, const std::string& key) {
+  const std::size_t at = text.find(key);
+  return at == std::string::npos ? 0 : std::stoull(text.substr(at + key.size()));
 }
 
-TEST_F(Cli, WrongLengthsAreExit1WithBothLengths) {
-  for (std::size_t n : {0u, 0x127u, 0x129u}) {
-    const fs::path p = file("bad.bin", std::string(n, 'x'));
-    const Outcome r = run("decode '" + p.string() + "'");
-    EXPECT_EQ(r.exit_code, 1);
-    EXPECT_NE(r.err.find("wrong length"), std::string::npos) << r.err;
-    EXPECT_NE(r.err.find(std::to_string(n) + " bytes"), std::string::npos) << r.err;
-    EXPECT_NE(r.err.find("bad.bin"), std::string::npos) << r.err;
-    EXPECT_EQ(r.err.find('\n'), r.err.size() - 1) << "one line";
-    EXPECT_EQ(run("lint '" + p.string() + "'").exit_code, 1);
-  }
-  EXPECT_EQ(run("decode /nonexistent/x.bin").exit_code, 1);
-}
-
-// decode has no --arch: the four generations read the same layout, so an option that
-// changed nothing was removed rather than kept as a no-op.
-TEST_F(Cli, DecodeTakesNoArch) {
-  const fs::path bin = file("in.bin", random_image(1));
-  const Outcome r = run("decode --arch mariana '" + bin.string() + "'");
-  EXPECT_EQ(r.exit_code, 2);
-  EXPECT_NE(r.err.find("--arch"), std::string::npos) << r.err;
-  EXPECT_EQ(r.out, "");
-}
-
-TEST_F(Cli, EncodeErrorsNameTheJsonPath) {
-  const fs::path bin = file("in.bin", random_image(2));
-  std::string json = run("decode '" + bin.string() + "'").out;
-  const auto at = json.find("\"queue_id\"");
-  ASSERT_NE(at, std::string::npos);
-  json.replace(at, 10, "\"queue_idz\"");
-  const Outcome r = run("encode '" + file("bad.json", json).string() + "'");
-  EXPECT_EQ(r.exit_code, 1);
-  EXPECT_NE(r.err.find("$.device_barrier.queue_idz"), std::string::npos) << r.err;
-  const Outcome nj = run("encode '" + file("nj.json", "{ not json").string() + "'");
-  EXPECT_EQ(nj.exit_code, 1);
-  EXPECT_NE(nj.err.find("bad JSON"), std::string::npos) << nj.err;
-  EXPECT_TRUE(r.out.empty()) << "nothing written on error";
-}
-
-TEST_F(Cli, TableAndSearch) {
-  const Outcome t = run("table --fabric switch");
-  EXPECT_EQ(t.exit_code, 0);
-  EXPECT_NE(t.out.find("{1,2,2,1}"), std::string::npos) << t.out;
-  EXPECT_NE(t.out.find("[1] INTER_RACK/ENTRY"), std::string::npos) << t.out;
-  const Outcome raw = run("table --raw");
-  EXPECT_NE(raw.out.find("step 1:  01 00 00 00 00 00 00 00  02 00 00 00"), std::string::npos) << raw.out;
-  EXPECT_EQ(run("search --fabric default INTER_CHIP 1").out, "op=ENTRY index=1\n");
-  EXPECT_EQ(run("search --fabric default 4 2").out, "op=EXIT index=3\n");
-  EXPECT_EQ(run("search --fabric switch --faithful INTER_RACK 2").out, "op=EXIT index=1\n");
-  EXPECT_EQ(run("search --fabric default INTRA_CHIP 9").out, "not found\n");
-  EXPECT_EQ(run("search --fabric default 300 1").out, "not found\n");
-  EXPECT_EQ(run("search --fabric default 1 -- -5").out, "not found\n");
-  const Outcome bad = run("search --fabric ring 1 1");
-  EXPECT_EQ(bad.exit_code, 2);
-  EXPECT_NE(bad.err.find("default or switch"), std::string::npos);
-  EXPECT_EQ(run("search --fabric default NOPE 1").exit_code, 2);
-  EXPECT_EQ(run("search --fabric default 1 x").exit_code, 2);
-  EXPECT_EQ(run("table --fabric ring").exit_code, 2);
-}
-
-TEST_F(Cli, LintExitCodes) {
-  EXPECT_EQ(run("lint '" + file("z.bin", std::string(0x128, '\0')).string() + "'").exit_code, 0);
-  std::string img(0x128, '\0');
-  img[0x126] = 1;
-  const Outcome r = run("lint '" + file("r.bin", img).string() + "'");
-  EXPECT_EQ(r.exit_code, 3);
-  EXPECT_EQ(r.out, "0x126 __reserved[1]: reserved byte is 0x1\n");
-}
-
-TEST_F(Cli, UsageAndHelp) {
-  EXPECT_EQ(run("").exit_code, 2);
-  EXPECT_EQ(run("frobnicate").exit_code, 2);
-  EXPECT_EQ(run("search 1 1").exit_code, 2);  // --fabric is required
-  EXPECT_EQ(run("decode --bogus").exit_code, 2);
-  for (const char* cmd : {"", "decode ", "encode ", "table ", "search ", "lint ", "diff ", "check ", "check-configs ",
-                          "compose ", "promela ", "hypotheses "}) {
-    const Outcome h = run(std::string(cmd) + "--help");
-    EXPECT_EQ(h.exit_code, 0) << cmd;
-    EXPECT_NE(h.out.find("Usage"), std::string::npos) << cmd;
-  }
-  // The engines' defaults, read from their options and shown as the parser reads them back.
-  const Outcome check = run("check --help");
-  for (const char* shown : {"--seed N=1 ", "--max-states N=30000000 ", "--max-seconds SECONDS=300 "}) {
-    EXPECT_NE(check.out.find(shown), std::string::npos) << shown << "\n" << check.out;
-  }
-  EXPECT_EQ(run("check --engine explicit --max-states 30000000 --max-seconds 300").exit_code, 0);
-  EXPECT_EQ(run("check --random 2 --seed 1 --max-seconds 300").exit_code, 0);
-}
-
-TEST_F(Cli, Conventions) {
-  const Outcome v = run("--version");
-  EXPECT_EQ(v.exit_code, 0);
-  EXPECT_EQ(v.out, "neffbar 0.1.0\n");
-  const Outcome unknown = run("frobnicate");
-  EXPECT_EQ(unknown.exit_code, 2);
-  EXPECT_TRUE(unknown.out.empty());
-  EXPECT_NE(unknown.err.find("unknown command 'frobnicate'"), std::string::npos) << unknown.err;
-  EXPECT_NE(unknown.err.find("decode, encode, table, search, lint, diff, check, check-configs, compose, promela, hypotheses"),
-            std::string::npos) << unknown.err;
-  // promela decides nothing: it does not offer the engine's options.
-  for (const char* ignored : {"--random 5", "--json", "--no-reduce", "--engine explicit", "--max-states 3"}) {
-    const Outcome r = run(std::string("promela ") + ignored);
-    EXPECT_EQ(r.exit_code, 2) << ignored;
-    EXPECT_TRUE(r.out.empty()) << ignored;
-    EXPECT_NE(r.err.find(std::string(ignored).substr(0, std::string(ignored).find(' '))), std::string::npos) << r.err;
-  }
-  EXPECT_EQ(run("promela --chips 1 --rounds 2 --guarantee declared").exit_code, 0);
-  // check refuses what the chosen engine would ignore.
-  for (const char* ignored : {"--engine persistent --no-reduce", "--random 3 --max-states 9", "--seed 4",
-                              "--engine explicit --seed 4"}) {
-    const Outcome r = run(std::string("check --chips 2 ") + ignored);
-    EXPECT_EQ(r.exit_code, 2) << ignored;
-    EXPECT_TRUE(r.out.empty()) << ignored;
-    EXPECT_EQ(r.err.find('\n'), r.err.size() - 1) << ignored << ": one line: " << r.err;
-  }
-  EXPECT_EQ(run("check --chips 2 --no-reduce --max-states 100000").exit_code, 0);  // auto: they tune the fallback
-  EXPECT_EQ(run("check --chips 2 --random 3 --seed 4").exit_code, 0);
-}
-
-TEST_F(Cli, CheckVerdictsAndExitCodes) {
+TEST_F(ModelCmds, CheckVerdictsAndExitCodes) {
   const Outcome ok = run("check --chips 2 --leaders 2 --host-cc --lowering hierarchical --rounds 2");
   EXPECT_EQ(ok.exit_code, 0) << ok.out << ok.err;
   EXPECT_NE(ok.out.find("verdict:  OK"), std::string::npos) << ok.out;
@@ -204,19 +73,13 @@ TEST_F(Cli, CheckVerdictsAndExitCodes) {
   EXPECT_EQ(run("check --chips").exit_code, 2);
 }
 
-// The number after `key` in `text` (0 when absent).
-std::uint64_t number_after(const std::string& text, const std::string& key) {
-  const std::size_t at = text.find(key);
-  return at == std::string::npos ? 0 : std::stoull(text.substr(at + key.size()));
-}
-
 // --max-seconds 1 in the cases that overran it (the 64x4 symmetry canonicalisation took
 // hours, 64x4 x 1000 rounds one random schedule 28-56 s).  The one timed check of the
 // suite, with a wide margin: the budget, one progress interval, and 20 s of slack for
 // a loaded 2-core machine and composing 64x4 x 1000 rounds (not interruptible, 0.25 s
 // in a release build), 60 s under ASan (a Debug build, several times slower).  The
 // deterministic checks are in model/budget_test.cpp.
-TEST_F(Cli, TheTimeBudgetHoldsInEveryEngine) {
+TEST_F(ModelCmds, TheTimeBudgetHoldsInEveryEngine) {
   for (const char* args : {"--chips 64 --leaders 4 --host-cc --engine explicit",
                            "--chips 32 --leaders 4 --host-cc --engine explicit --no-symmetry",
                            "--chips 64 --leaders 4 --rounds 1000 --engine random",
@@ -244,7 +107,7 @@ TEST_F(Cli, TheTimeBudgetHoldsInEveryEngine) {
   }
 }
 
-TEST_F(Cli, TheStateBudgetHoldsWithinOneState) {
+TEST_F(ModelCmds, TheStateBudgetHoldsWithinOneState) {
   for (int n : {10, 1000}) {
     const Outcome r = run("check --chips 4 --leaders 4 --engine explicit --no-symmetry --json --max-states " + std::to_string(n));
     EXPECT_EQ(r.exit_code, 4) << r.out << r.err;
@@ -256,7 +119,7 @@ TEST_F(Cli, TheStateBudgetHoldsWithinOneState) {
 // A GLOBAL_UNSAFE in hand when the budget ran out is reported, with its counterexample,
 // beside the verdict BUDGET: the uncut search could still meet a stopping violation,
 // which would be its verdict (a stopping one found first is the verdict: budget_cuts).
-TEST_F(Cli, ALesserViolationFoundBeforeTheBudgetRanOutIsReportedBesideBudget) {
+TEST_F(ModelCmds, ALesserViolationFoundBeforeTheBudgetRanOutIsReportedBesideBudget) {
   const std::string args = "check --chips 4 --leaders 4 --rounds 2 --engine explicit --max-states 1000";
   const Outcome r = run(args);
   EXPECT_EQ(r.exit_code, 4) << r.out << r.err;
@@ -284,7 +147,7 @@ TEST_F(Cli, ALesserViolationFoundBeforeTheBudgetRanOutIsReportedBesideBudget) {
 
 // A global-property violation found beside a failure of another kind is reported with
 // it, once, under both guarantees: text and JSON, on every exact engine.
-TEST_F(Cli, AGlobalFindingBesideADeadlockIsReportedWithIt) {
+TEST_F(ModelCmds, AGlobalFindingBesideADeadlockIsReportedWithIt) {
   for (const char* engine : {"explicit", "persistent"}) {
     const std::string args = std::string("check --chips 2 --leaders 2 --no-proxy --engine ") + engine;
     const Outcome r = run(args);
@@ -304,7 +167,7 @@ TEST_F(Cli, AGlobalFindingBesideADeadlockIsReportedWithIt) {
   }
 }
 
-TEST_F(Cli, TheMemoryBudget) {
+TEST_F(ModelCmds, TheMemoryBudget) {
   const Outcome r = run("check --chips 64 --leaders 4 --host-cc --engine explicit --no-symmetry --max-memory 8M");
   EXPECT_EQ(r.exit_code, 4) << r.out << r.err;
   EXPECT_NE(r.out.find("verdict:  BUDGET"), std::string::npos) << r.out;
@@ -327,7 +190,7 @@ TEST_F(Cli, TheMemoryBudget) {
 // an abort); a budget above it meets the allocator's refusal, which is BUDGET too; an
 // engine without a memory budget says so in one line.  ASan reserves terabytes of
 // address space, so ulimit -v cannot work under it: skipped there.
-TEST_F(Cli, UnderUlimitTheSearchEndsWithBudgetNotAnAbort) {
+TEST_F(ModelCmds, UnderUlimitTheSearchEndsWithBudgetNotAnAbort) {
   if (kSanitized) GTEST_SKIP() << "ulimit -v cannot work under ASan (its shadow memory is address space)";
   const std::string search = "check --chips 64 --leaders 4 --host-cc --engine explicit --no-symmetry";
   const Outcome fit = run_limited(160'000, search);
@@ -356,7 +219,7 @@ TEST_F(Cli, UnderUlimitTheSearchEndsWithBudgetNotAnAbort) {
 // --html FILE: the counterexample's page beside the verdict (what Chromium draws of it:
 // chart_in_chromium.py); a page that cannot be written is exit 1 with nothing on
 // stdout, "-" is refused (stdout carries the verdict), an OK verdict's page says so.
-TEST_F(Cli, CheckWritesTheCounterexampleAsAPage) {
+TEST_F(ModelCmds, CheckWritesTheCounterexampleAsAPage) {
   const fs::path page = dir_ / "c.html";
   const Outcome r = run("check --chips 2 --leaders 2 --host-cc --html '" + page.string() + "'");
   EXPECT_EQ(r.exit_code, 4) << r.err;
@@ -389,7 +252,7 @@ TEST_F(Cli, CheckWritesTheCounterexampleAsAPage) {
   EXPECT_NE(slurp(page).find("<p class=\"verdict neutral\">"), std::string::npos);
 }
 
-TEST_F(Cli, CheckJsonSaysWhereTheTimeWentByPhase) {
+TEST_F(ModelCmds, CheckJsonSaysWhereTheTimeWentByPhase) {
   // compose_lower, decide, rechecks: seconds of the steady clock, each timed.  The
   // re-checks of fewer rounds run only where the explicit search found a failure.
   const auto phases = [&](const std::string& args) {
@@ -410,7 +273,7 @@ TEST_F(Cli, CheckJsonSaysWhereTheTimeWentByPhase) {
   EXPECT_GT(rechecked[2], 0.0) << "broke in round 1 of 3: rounds 1 and 2 re-checked";
 }
 
-TEST_F(Cli, PromelaRefusesWhatSpinCannotRun) {
+TEST_F(ModelCmds, PromelaRefusesWhatSpinCannotRun) {
   for (const char* topo : {"--chips 32 --leaders 4", "--chips 64 --leaders 4 --host-cc"}) {
     const Outcome r = run(std::string("promela ") + topo);
     EXPECT_EQ(r.exit_code, 1) << topo;
@@ -425,7 +288,7 @@ TEST_F(Cli, PromelaRefusesWhatSpinCannotRun) {
   EXPECT_NE(edge.out.find("finished == 253"), std::string::npos);
 }
 
-TEST_F(Cli, CheckConfigsAndHypotheses) {
+TEST_F(ModelCmds, CheckConfigsAndHypotheses) {
   std::string img(0x128, '\0');
   const fs::path zero = file("zero.bin", img);
   const Outcome r = run("check-configs '" + zero.string() + "' '" + zero.string() + "'");
@@ -467,7 +330,7 @@ TEST_F(Cli, CheckConfigsAndHypotheses) {
 // Progress lines ("  ... " on stderr) go to a terminal, or anywhere with --progress: a
 // log or a pipe gets none unasked, and a terminal gets none with --json.  script(1) gives
 // the command a terminal; its stdout still goes to a file.
-TEST_F(Cli, ProgressGoesToATerminalOrWhereAsked) {
+TEST_F(ModelCmds, ProgressGoesToATerminalOrWhereAsked) {
   const Outcome quiet = run("hypotheses --small");
   EXPECT_EQ(quiet.exit_code, 0);
   EXPECT_EQ(quiet.err, "");
@@ -498,7 +361,7 @@ TEST_F(Cli, ProgressGoesToATerminalOrWhereAsked) {
 
 // hypotheses --full --html: the full-scale table's grid, titled as such, its cells linking
 // nowhere (its rows keep no counterexample: thousands of them).
-TEST_F(Cli, HypothesesFullHtmlIsTheFullTableWithoutLinks) {
+TEST_F(ModelCmds, HypothesesFullHtmlIsTheFullTableWithoutLinks) {
   if (kSanitized) GTEST_SKIP() << "the full table takes minutes under ASan+UBSan; the plain build's run checks it";
   const fs::path page = dir_ / "full.html", md = dir_ / "full.md";
   const Outcome r = run("hypotheses --full -o '" + md.string() + "' --html '" + page.string() + "'");
@@ -513,77 +376,10 @@ TEST_F(Cli, HypothesesFullHtmlIsTheFullTableWithoutLinks) {
   EXPECT_NE(slurp(md).find("## Where each lowering is a global barrier (1 round, exact)"), std::string::npos);
 }
 
-TEST_F(Cli, EncodeRefusesATerminal) {
-  // `script` gives the binary a pty as stdout; skip when util-linux's script is absent.
-  if (std::system("command -v script > /dev/null 2>&1") != 0) GTEST_SKIP() << "no script(1)";
-  const fs::path json = file("z.json", run("decode '" + file("z.bin", std::string(0x128, '\0')).string() + "'").out);
-  const std::string cmd = "script -qec \"'" + std::string(NEFFBAR_BIN) + "' encode '" + json.string() +
-                          "'\" /dev/null > '" + (dir_ / "tty").string() + "' 2>&1";
-  const int status = std::system(cmd.c_str());
-  EXPECT_EQ(WEXITSTATUS(status), 2);
-  EXPECT_NE(slurp(dir_ / "tty").find("refusing to write"), std::string::npos);
-}
-
-
-// diff: exit 0 and nothing printed for equal images; exit 5 and one line a field for
-// different ones (--json for scripts); directories paired by file name; exit 1 for what
-// cannot be compared, naming it.
-TEST_F(Cli, DiffNamesEachDifferingFieldAndExits5) {
-  std::string zero(0x128, '\0'), gate = zero;
-  gate[0x124] = 1;
-  gate[0x40] = 0x20;
-  const fs::path a = file("a.bin", zero), b = file("b.bin", gate);
-  const Outcome same = run("diff '" + a.string() + "' '" + a.string() + "'");
-  EXPECT_EQ(same.exit_code, 0) << same.err;
-  EXPECT_EQ(same.out, "");
-  const Outcome d = run("diff '" + a.string() + "' '" + b.string() + "'");
-  EXPECT_EQ(d.exit_code, 5) << d.err;
-  EXPECT_EQ(d.out,
-            "0x40 device_barrier.barrier_step_config[1].barrier_sema[1]: 0x0000000000000000 -> 0x0000000000000020 (OBSERVED)\n"
-            "0x124 execute_device_barrier: 0 -> 1 (OBSERVED)\n");
-  const Outcome j = run("diff --json '" + a.string() + "' '" + b.string() + "'");
-  EXPECT_EQ(j.exit_code, 5) << j.err;
-  const nlohmann::json parsed = nlohmann::json::parse(j.out);
-  EXPECT_EQ(parsed["equal"], false);
-  ASSERT_EQ(parsed["pairs"].size(), 1u);
-  ASSERT_EQ(parsed["pairs"][0]["differences"].size(), 2u);
-  EXPECT_EQ(parsed["pairs"][0]["differences"][0]["offset"], 0x40);
-  EXPECT_EQ(parsed["pairs"][0]["differences"][0]["step"], 1);
-  EXPECT_EQ(parsed["pairs"][0]["differences"][0]["index"], 1);
-  EXPECT_EQ(parsed["pairs"][0]["differences"][0]["b"], 0x20);
-  EXPECT_EQ(parsed["pairs"][0]["differences"][1]["step"], nullptr);
-  EXPECT_EQ(parsed["pairs"][0]["differences"][0]["tag"], "OBSERVED");
-  // Directories: pairs by name, and the names only one of them has.
-  fs::create_directories(dir_ / "x");
-  fs::create_directories(dir_ / "y");
-  std::ofstream(dir_ / "x" / "c0.l0.bin") << zero;
-  std::ofstream(dir_ / "y" / "c0.l0.bin") << gate;
-  std::ofstream(dir_ / "x" / "c0.l1.bin") << zero;
-  std::ofstream(dir_ / "y" / "c1.l0.bin") << zero;
-  const Outcome dirs = run("diff '" + (dir_ / "x").string() + "' '" + (dir_ / "y").string() + "'");
-  EXPECT_EQ(dirs.exit_code, 5) << dirs.err;
-  EXPECT_NE(dirs.out.find("only in " + (dir_ / "x").string() + ": c0.l1.bin\n"), std::string::npos) << dirs.out;
-  EXPECT_NE(dirs.out.find("only in " + (dir_ / "y").string() + ": c1.l0.bin\n"), std::string::npos) << dirs.out;
-  EXPECT_NE(dirs.out.find("c0.l0.bin: 0x124 execute_device_barrier: 0 -> 1 (OBSERVED)\n"), std::string::npos) << dirs.out;
-  fs::remove(dir_ / "x" / "c0.l1.bin");
-  fs::remove(dir_ / "y" / "c1.l0.bin");
-  std::ofstream(dir_ / "y" / "c0.l0.bin") << zero;
-  EXPECT_EQ(run("diff '" + (dir_ / "x").string() + "' '" + (dir_ / "y").string() + "'").exit_code, 0);
-  // What cannot be compared: exit 1, one line naming it; no arguments: usage.
-  const Outcome mixed = run("diff '" + (dir_ / "x").string() + "' '" + a.string() + "'");
-  EXPECT_EQ(mixed.exit_code, 1);
-  EXPECT_NE(mixed.err.find("a set of images beside one image"), std::string::npos) << mixed.err;
-  const Outcome short_file = run("diff '" + a.string() + "' '" + file("s.bin", "abc").string() + "'");
-  EXPECT_EQ(short_file.exit_code, 1);
-  EXPECT_NE(short_file.err.find("s.bin"), std::string::npos) << short_file.err;
-  EXPECT_EQ(short_file.out, "");
-  EXPECT_EQ(run("diff '" + a.string() + "'").exit_code, 2);
-}
-
 // compose writes one image per leader, each chip's context and the manifest; check-configs
 // on that directory decides what check decides on the topology, diff compares two such
 // directories by their manifests' images.
-TEST_F(Cli, ComposeWritesWhatCheckConfigsAndDiffRead) {
+TEST_F(ModelCmds, ComposeWritesWhatCheckConfigsAndDiffRead) {
   const std::string topo = "--chips 4 --leaders 2 --host-cc --lowering hierarchical --rounds 3";
   const fs::path out = dir_ / "composed";
   const Outcome c = run("compose " + topo + " --logs -o '" + out.string() + "'");
@@ -641,7 +437,7 @@ TEST_F(Cli, ComposeWritesWhatCheckConfigsAndDiffRead) {
 // -o names a directory, written whole or not at all; only an earlier compose's output
 // (or an empty directory) is replaced, and a manifest that does not describe a topology
 // is named by its key.
-TEST_F(Cli, ComposeReplacesOnlyItsOwnOutputAndCheckConfigsNamesABadManifest) {
+TEST_F(ModelCmds, ComposeReplacesOnlyItsOwnOutputAndCheckConfigsNamesABadManifest) {
   const fs::path out = dir_ / "c";
   ASSERT_EQ(run("compose --chips 2 --leaders 2 -o '" + out.string() + "'").exit_code, 0);
   ASSERT_EQ(run("compose --chips 1 --leaders 1 -o '" + out.string() + "'").exit_code, 0);
@@ -696,7 +492,7 @@ TEST_F(Cli, ComposeReplacesOnlyItsOwnOutputAndCheckConfigsNamesABadManifest) {
 // guarantee, rounds ...), an option given replaces its own only; the scenario line names
 // the directory; a broken manifest is named by the path given; an image or a context of
 // the wrong size is named before anything is decided.
-TEST_F(Cli, CheckConfigsTakesTheManifestsOptionsAndNamesItsFiles) {
+TEST_F(ModelCmds, CheckConfigsTakesTheManifestsOptionsAndNamesItsFiles) {
   const fs::path d = dir_ / "d";
   ASSERT_EQ(run("compose --chips 2 --leaders 2 --compare gt --guarantee declared -o '" + d.string() + "'").exit_code, 0);
   const Outcome gt = run("check-configs '" + d.string() + "'");
@@ -745,7 +541,7 @@ TEST_F(Cli, CheckConfigsTakesTheManifestsOptionsAndNamesItsFiles) {
 
 // Each option the manifest holds is kept unless the command line gives it, and one given
 // replaces that option alone.
-TEST_F(Cli, EachManifestOptionIsKeptUnlessGiven) {
+TEST_F(ModelCmds, EachManifestOptionIsKeptUnlessGiven) {
   const fs::path d = dir_ / "m";
   ASSERT_EQ(run("compose --chips 2 --leaders 2 --fabric switch --rounds 2 --lowering arrive_wait --compare gt --dec target "
                 "--guarantee declared -o '" + d.string() + "'").exit_code, 0);
@@ -765,7 +561,7 @@ TEST_F(Cli, EachManifestOptionIsKeptUnlessGiven) {
 // Where the explicit search's symmetry came from, in text and JSON: the lowering's hints
 // for a topology, nauty for copies of one config given as files (with the order nauty
 // found; a group past 2^64 is said so).
-TEST_F(Cli, TheSymmetrySaysWhereItCameFrom) {
+TEST_F(ModelCmds, TheSymmetrySaysWhereItCameFrom) {
   const Outcome hinted = run("check --chips 2 --leaders 2 --engine explicit");
   EXPECT_NE(hinted.out.find("reductions: por+symmetry (group of 4, from the lowering's hints)"), std::string::npos) << hinted.out;
   const nlohmann::json hj = nlohmann::json::parse(run("check --chips 2 --leaders 2 --engine explicit --json").out);
@@ -804,7 +600,7 @@ TEST_F(Cli, TheSymmetrySaysWhereItCameFrom) {
 
 // A config whose gate (execute_device_barrier, 0x124 bit 0) is clear would not run its
 // steps on the device: check-configs names it, given as a file or in compose's directory.
-TEST_F(Cli, AConfigWhoseGateIsClearIsNamed) {
+TEST_F(ModelCmds, AConfigWhoseGateIsClearIsNamed) {
   const fs::path d = dir_ / "gate";
   ASSERT_EQ(run("compose --chips 2 --leaders 1 -o '" + d.string() + "'").exit_code, 0);
   EXPECT_EQ(run("check-configs '" + d.string() + "'").out.find("gate:"), std::string::npos) << "compose sets every gate";
@@ -831,7 +627,7 @@ TEST_F(Cli, AConfigWhoseGateIsClearIsNamed) {
 }
 
 // compose's one line, in the singular where there is one, and no logs unasked.
-TEST_F(Cli, ComposeSaysWhatItWrote) {
+TEST_F(ModelCmds, ComposeSaysWhatItWrote) {
   const fs::path one = dir_ / "one";
   const Outcome o = run("compose -o '" + one.string() + "'");
   EXPECT_EQ(o.exit_code, 0) << o.err;
@@ -844,29 +640,26 @@ TEST_F(Cli, ComposeSaysWhatItWrote) {
   EXPECT_EQ(two.out, "wrote " + (dir_ / "two").string() + ": 2 leader images, 2 driver contexts, manifest.json\n");
 }
 
-// diff of plain directories: their regular files, not hidden ones or folders; a name
-// only one side has makes them unequal in --json too (2-space indented, keys sorted);
-// an image beside a set is named by the set's path, either way round.
-TEST_F(Cli, DiffOfDirectories) {
-  const std::string zero(0x128, '\0');
-  for (const char* d : {"x", "y"}) {
-    fs::create_directories(dir_ / d / "sub");
-    std::ofstream(dir_ / d / "a.bin") << zero;
+TEST_F(ModelCmds, NumbersThatDoNotFitTheirOptionAreUsage) {
+  for (const char* bad :
+       {"--random 3 --seed -1", "--random 3 --seed 18446744073709551616", "--random -1", "--random 0",
+        "--random 1.5", "--max-seconds nan", "--max-seconds -1", "--max-seconds 0", "--max-seconds inf",
+        "--max-seconds 1e3", "--max-states 0", "--max-states -5", "--chips abc", "--chips 65", "--chips 0x10",
+        "--chips ' 2'", "--rounds 1001", "--leaders 4294967297", "--engine bogus", "--seed 1"}) {
+    const Outcome r = run(std::string("check ") + bad);
+    EXPECT_EQ(r.exit_code, 2) << bad << ": " << r.err;
+    EXPECT_TRUE(one_error_line(r.err)) << bad << ": " << r.err;
+    const std::string option = std::string(bad).substr(std::string(bad).rfind("--"));
+    EXPECT_NE(r.err.find(option.substr(0, option.find(' '))), std::string::npos) << bad << ": " << r.err;
+    EXPECT_TRUE(r.out.empty());
   }
-  std::ofstream(dir_ / "x" / ".hidden") << "not an image";
-  std::ofstream(dir_ / "x" / "sub" / "deep.bin") << "not compared";
-  const std::string x = (dir_ / "x").string(), y = (dir_ / "y").string();
-  const Outcome same = run("diff '" + x + "' '" + y + "'");
-  EXPECT_EQ(same.exit_code, 0) << same.out << same.err;
-  std::ofstream(dir_ / "x" / "b.bin") << zero;
-  const Outcome j = run("diff --json '" + x + "' '" + y + "'");
-  EXPECT_EQ(j.exit_code, 5);
-  EXPECT_EQ(j.out, "{\n  \"equal\": false,\n  \"only_in_a\": [\n    \"b.bin\"\n  ],\n  \"only_in_b\": [],\n  \"pairs\": [\n    {\n      \"a\": \"" +
-                       x + "/a.bin\",\n      \"b\": \"" + y + "/a.bin\",\n      \"differences\": []\n    }\n  ]\n}\n");
-  const std::string image = (dir_ / "x" / "a.bin").string();
-  const std::string why = ": invalid argument: " + x + ": expected an image beside an image, or a directory (or manifest) beside another, got a set of images beside one image\n";
-  EXPECT_EQ(run("diff '" + x + "' '" + image + "'").err, "neffbar: " + x + why);
-  EXPECT_EQ(run("diff '" + image + "' '" + x + "'").err, "neffbar: " + x + why);
+  // The smallest and the largest values that fit are taken.
+  EXPECT_EQ(run("check --chips 1 --random 1 --seed 0").exit_code, 0);
+  EXPECT_EQ(run("check --chips 1 --random 1 --seed 18446744073709551615").exit_code, 0);
+  const Outcome one_state = run("check --chips 1 --engine explicit --max-states 1");
+  EXPECT_NE(one_state.exit_code, 2) << one_state.err;
+  EXPECT_NE(one_state.out.find("BUDGET"), std::string::npos) << one_state.out;
+  EXPECT_EQ(run("check --chips 1 --max-seconds 0.5").exit_code, 0);
 }
 
 }  // namespace

@@ -1,11 +1,15 @@
-// End-to-end: slow and partial inputs (README "What a script may rely on": bounded reads,
-// one line per error, nothing written on error).  Every kind of input the commands read
+// End-to-end, as an adversary would feed the CLI its inputs (input.cpp), through the
+// real binary (cli_fixture.h).  Hostile objects first: a directory, a missing,
+// unreadable or empty path, a device, FIFO or pipe read with a bound that fits in little
+// memory, and JSON that is not strictly JSON; each gives one escaped `neffbar:` line and
+// the documented exit code.  Then slow and partial inputs (README "What a script may
+// rely on": bounded reads, one line per error, nothing written on error).  Every kind of input the commands read
 // (a FIFO, a pipe named /dev/stdin, stdin `-` from a pipe, the same with a non-blocking
 // stdin, a regular file) is fed by a writer thread that sends one byte at a time with
 // pauses, or that stops part-way and closes, to every command that reads one: a config
 // image (decode, lint, check-configs) and a JSON log (encode).  The real binary runs
-// (NEFFBAR_BIN, as cli_test.cpp), started with posix_spawn so that the test decides which
-// descriptors it holds: every descriptor of the test is close-on-exec, so the only
+// (NEFFBAR_BIN, as in the other end-to-end tests), started with posix_spawn so that the
+// test decides which descriptors it holds: every descriptor of the test is close-on-exec, so the only
 // writer is the test's thread.
 //  - Slow (all bytes, then the end held open a moment): a FIFO, pipe or stdin is waited
 //    for up to its end, then gives exactly the exit code and stdout the same bytes give
@@ -107,6 +111,101 @@ void trickle(int fd, std::string bytes, const std::atomic<bool>& stop, std::func
 std::string same_run(std::string out) {
   static const std::regex seconds(", [0-9.e+-]+ s\n");
   return std::regex_replace(out, seconds, ", (seconds) s\n");
+}
+
+class Input : public Cli {};
+
+TEST_F(Input, ADirectoryIsOneLineNamingIt) {
+  const std::string d = dir_.string();
+  for (const std::string& args : std::vector<std::string>{"decode '" + d + "'", "lint '" + d + "'", "encode '" + d + "'",
+                                 "check-configs '" + config().string() + "' '" + d + "'", "decode /"}) {
+    const Outcome r = run(args);
+    EXPECT_EQ(r.exit_code, 1) << args;
+    EXPECT_TRUE(one_error_line(r.err)) << args << ": " << r.err;
+    EXPECT_NE(r.err.find("a directory"), std::string::npos) << r.err;
+    EXPECT_EQ(r.err.find("terminate"), std::string::npos) << r.err;
+    EXPECT_TRUE(r.out.empty()) << args;
+  }
+  EXPECT_NE(run("decode '" + d + "'").err.find(d), std::string::npos) << "names the directory";
+}
+
+TEST_F(Input, MissingUnreadableAndEmptyPaths) {
+  const Outcome gone = run("decode '" + (dir_ / "vanished.bin").string() + "'");
+  EXPECT_EQ(gone.exit_code, 1);
+  EXPECT_TRUE(one_error_line(gone.err)) << gone.err;
+  EXPECT_NE(gone.err.find("vanished.bin"), std::string::npos) << gone.err;
+  EXPECT_NE(gone.err.find("No such file or directory"), std::string::npos) << gone.err;
+  // /proc/self/mem opens, but reading its first page fails (EIO): a read error, named.
+  const Outcome eio = run("decode /proc/self/mem");
+  EXPECT_EQ(eio.exit_code, 1) << eio.out;
+  EXPECT_TRUE(one_error_line(eio.err)) << eio.err;
+  EXPECT_NE(eio.err.find("/proc/self/mem"), std::string::npos) << eio.err;
+  const Outcome empty = run("decode ''");
+  EXPECT_EQ(empty.exit_code, 1);
+  EXPECT_TRUE(one_error_line(empty.err)) << empty.err;
+}
+
+TEST_F(Input, DevicesFifosAndPipesAreReadWithABound) {
+  const Outcome zero = run("decode /dev/zero");
+  EXPECT_EQ(zero.exit_code, 1);
+  EXPECT_TRUE(one_error_line(zero.err)) << zero.err;
+  EXPECT_NE(zero.err.find("expected 296 bytes (0x128), got more than 296 bytes"), std::string::npos) << zero.err;
+  const Outcome json = run("encode /dev/zero");
+  EXPECT_EQ(json.exit_code, 1);
+  EXPECT_NE(json.err.find("at most 1048576 bytes (1 MiB), got more than 1048576 bytes"), std::string::npos)
+      << json.err;
+  const Outcome null = run("decode /dev/null");
+  EXPECT_EQ(null.exit_code, 1);
+  EXPECT_NE(null.err.find("got 0 bytes"), std::string::npos) << null.err;
+  // A FIFO nobody writes to: no hang (timeout would exit 124), an empty input.
+  const fs::path fifo = dir_ / "fifo";
+  ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
+  const Outcome f = shell("timeout 20 \"$NB\" decode '" + fifo.string() + "'");
+  EXPECT_EQ(f.exit_code, 1) << f.err;
+  EXPECT_NE(f.err.find("got 0 bytes"), std::string::npos) << f.err;
+  // A pipe with a writer is read like any file (what `<(cat cfg.bin)` hands over).
+  const Outcome piped = shell("cat '" + config().string() + "' | \"$NB\" decode /dev/stdin");
+  EXPECT_EQ(piped.exit_code, 0) << piped.err;
+  EXPECT_EQ(piped.out, run("decode '" + config().string() + "'").out);
+  // A large regular file is refused by its size, not read whole.
+  const fs::path big = dir_ / "big.bin";
+  ASSERT_EQ(::truncate(file("big.bin", "").c_str(), 100'000'000), 0);
+  const Outcome b = run("decode '" + big.string() + "'");
+  EXPECT_EQ(b.exit_code, 1);
+  EXPECT_NE(b.err.find("got 100000000 bytes"), std::string::npos) << b.err;
+}
+
+TEST_F(Input, BoundedReadsFitInLittleMemory) {
+  if (kSanitized) GTEST_SKIP() << "ulimit -v cannot work under AddressSanitizer";
+  // 200 MB of address space: reading /dev/zero whole would need more; a bounded read needs
+  // 0x129 bytes (decode) or 1 MiB + 1 (encode).
+  for (const char* args : {"decode /dev/zero", "lint /dev/zero", "encode /dev/zero", "check-configs /dev/zero"}) {
+    const Outcome r = shell(std::string("ulimit -v 200000; exec \"$NB\" ") + args);
+    EXPECT_EQ(r.exit_code, 1) << args << ": " << r.err;
+    EXPECT_TRUE(one_error_line(r.err)) << args << ": " << r.err;
+  }
+}
+
+TEST_F(Input, StrictJson) {
+  std::string json = slurp(log());
+  const auto at = json.find("\"queue_id\": 0");
+  ASSERT_NE(at, std::string::npos) << json;
+  std::string dup = json;
+  dup.insert(at, "\"queue_id\": 3, ");
+  const Outcome d = run("encode '" + file("dup.json", dup).string() + "'");
+  EXPECT_EQ(d.exit_code, 1);
+  EXPECT_TRUE(one_error_line(d.err)) << d.err;
+  EXPECT_NE(d.err.find("$.device_barrier.queue_id: expected each key once, got a duplicate key"), std::string::npos)
+      << d.err;
+  // Trailing bytes of any kind: a NUL and garbage, text, a second document.
+  for (const std::string& tail : {std::string("\0garbage", 8), std::string("x"), std::string("{}")}) {
+    const Outcome t = run("encode '" + file("tail.json", json + tail).string() + "'");
+    EXPECT_EQ(t.exit_code, 1) << tail;
+    EXPECT_TRUE(one_error_line(t.err)) << t.err;
+    EXPECT_TRUE(t.out.empty());
+  }
+  // Trailing white space is JSON.
+  EXPECT_EQ(run("encode '" + file("ws.json", json + "\n\n  ").string() + "'").exit_code, 0);
 }
 
 class SlowInput : public Cli {

@@ -1,5 +1,6 @@
 // The end-to-end fixture: runs the real neffbar binary through the shell and collects
-// its exit code, stdout and stderr (cli_test.cpp, cli_hostile_test.cpp).
+// its exit code, stdout and stderr (the tests of this folder, one file per source of
+// core/cli/).
 #pragma once
 
 #include "testing/sanitized.h"
@@ -58,6 +59,10 @@ class Cli : public ::testing::Test {
     const int status = std::system(cmd.c_str());
     return Outcome{WIFEXITED(status) ? WEXITSTATUS(status) : -1, slurp(out), slurp(err)};
   }
+
+  // A valid config (all zero) and its default JSON log, as files.
+  fs::path config() { return file("cfg.bin", std::string(0x128, '\0')); }
+  fs::path log() { return file("cfg.json", run("decode '" + config().string() + "'").out); }
 
   static std::string random_image(unsigned seed) {
     std::mt19937 rng(seed);

@@ -78,21 +78,21 @@ std::uint64_t sweep(const std::vector<std::string>& words) {
   return full.reads + 1;
 }
 
-TEST(CliBudget, CheckWithItsReChecksAtEveryClockRead) {
+TEST(ModelCmdsBudget, CheckWithItsReChecksAtEveryClockRead) {
   // The explicit search on a failing 2-round scenario: the decision, then a re-check of
   // 1 round, each reading the clock at every poll.
   EXPECT_GT(sweep({"check", "--chips", "1", "--leaders", "2", "--rounds", "2", "--engine", "explicit", "--json"}), 3u);
 }
 
-TEST(CliBudget, CheckThroughThePersistentEngineAtEveryClockRead) {
+TEST(ModelCmdsBudget, CheckThroughThePersistentEngineAtEveryClockRead) {
   EXPECT_GT(sweep({"check", "--chips", "2", "--leaders", "2", "--host-cc", "--rounds", "3", "--json"}), 3u);
 }
 
-TEST(CliBudget, RandomSchedulesAtEveryClockRead) {
+TEST(ModelCmdsBudget, RandomSchedulesAtEveryClockRead) {
   EXPECT_GT(sweep({"check", "--chips", "1", "--leaders", "2", "--random", "3", "--json"}), 3u);
 }
 
-TEST(CliBudget, CheckConfigsAtEveryClockRead) {
+TEST(ModelCmdsBudget, CheckConfigsAtEveryClockRead) {
   const std::string cfg = std::string(NEFFBAR_CORPUS_DIR) + "/examples/two_leaders_gate.json";
   // check-configs reads config images: encode the shipped example first.
   const std::string bin = ::testing::TempDir() + "/cli_budget_two_leaders.bin";

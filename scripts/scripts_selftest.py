@@ -352,9 +352,9 @@ def campaign_out(tmp):
     """A campaign's out/ as its steps leave it: each data file campaign.py page reads,
     small, with a value to find on the page in each (an operator's count, a crash, an
     escaped step); returns its path."""
-    sys.path.insert(0, HERE)
+    sys.path[:0] = [HERE, os.path.join(HERE, "tests")]
     from lib import bench_history
-    import bench_selftest
+    import bench_fakes
     out = os.path.join(tmp, "out")
     write(os.path.join(out, "steps.tsv"), "step\tresult\tdetail\nbuild\tok\tg++ <b>&\nproperties\tFAIL\tseed 7\n")
     write(os.path.join(out, "hypotheses.json"), json.dumps([{"verdict": "OK", "lowering": "table"},
@@ -375,7 +375,7 @@ def campaign_out(tmp):
                                                                      "cst": {"killed": 0, "counted": 2}},
          "per_file": {}}))
     for commit, factor in (("a" * 40, 1.0), ("b" * 40, 1.0), ("c" * 40, 3.0)):
-        bench_history.append(os.path.join(out, "bench-history", "history.jsonl"), bench_selftest.fake_record(commit, factor, 1.0)[1])
+        bench_history.append(os.path.join(out, "bench-history", "history.jsonl"), bench_fakes.fake_record(commit, factor, 1.0)[1])
     return out
 
 
@@ -417,7 +417,7 @@ def test_campaign_page(check, tmp):
     check("data-operator='del' data-killed='1' data-counted='3'" in text and "5 of 9 killed" in text
           and "data-operator='cst' data-killed='0' data-counted='2'" in text and "0 of 2" in text,
           "page: the mutation score per operator from score.json")
-    check(text.count("class=\"chart\"") == len(bench_selftest_names()) and "time +" in text,
+    check(text.count("class=\"chart\"") == len(bench_fake_names()) and "time +" in text,
           "page: a benchmark chart per benchmark of the history, its change point marked")
     folders = os.path.join(out, "coverage", "folders.txt")
     kept = read(folders)
@@ -486,10 +486,10 @@ def test_campaign_page(check, tmp):
           f"page: a report.html that cannot be replaced is exit 2, named (not its temporary): {rc} {err!r}")
 
 
-def bench_selftest_names():
-    sys.path.insert(0, HERE)
-    import bench_selftest
-    return {bench_selftest.FLOOR, bench_selftest.BENCH, bench_selftest.OTHER}
+def bench_fake_names():
+    sys.path[:0] = [HERE, os.path.join(HERE, "tests")]
+    import bench_fakes
+    return {bench_fakes.FLOOR, bench_fakes.BENCH, bench_fakes.OTHER}
 
 
 def test_teeth(check, tmp):

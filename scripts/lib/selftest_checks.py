@@ -1,5 +1,6 @@
-"""The self-tests' tally (bench_selftest.py, scripts_selftest.py): each check prints one
-line, ok or FAIL, and the failures are kept for the closing summary."""
+"""The self-tests' tally (scripts_selftest.py, and the `check` fixture of
+scripts/tests/conftest.py): each check prints one line, ok or FAIL, and the
+failures are kept for the closing summary."""
 
 
 class Checks:

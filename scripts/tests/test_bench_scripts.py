@@ -1,6 +1,8 @@
-"""Self-test of the benchmark scripts: `./scripts/bench-history --self-test [--screenshot]`
-(ctest: bench_scripts_self_test, bench_report_renders_in_chromium).  Fake runs only; no
-benchmark binary is built.  Each check prints ok/FAIL; any FAIL makes the exit 1.
+"""The benchmark scripts' tests (pytest; ctest scripts_pytest, and
+bench_report_renders_in_chromium for the report drawn in headless Chromium, pytest's
+--screenshot).  Fake runs only (bench_fakes.py); no benchmark binary is built.  Each
+check prints one line, ok or FAIL, and a test fails naming every check of it that
+failed (conftest.py's `check`).
 
 - the Mann-Whitney p-value against the published Mann & Whitney table, two published
   worked examples, and an independent formula of the tie-corrected variance (its exact
@@ -19,7 +21,6 @@ benchmark binary is built.  Each check prints ok/FAIL; any FAIL makes the exit 1
   IQR) and summary; bench_ratios.py's MET/MISS; bench-track's series; bench_pipeline_test.py
   and bench_build.py on a suite that fails;
 - the report (and with --screenshot, its rendering in headless Chromium)."""
-import contextlib
 import io
 import itertools
 import json
@@ -29,58 +30,15 @@ import random
 import re
 import subprocess
 import sys
-import tempfile
-from fractions import Fraction
 
-sys.dont_write_bytecode = True  # no __pycache__ written into scripts/
-HERE = os.path.dirname(os.path.abspath(__file__))
-sys.path.insert(0, HERE)
-from lib import bench_history as bh  # noqa: E402
-from lib import bench_ratios as br  # noqa: E402
-from lib import bench_report, cli, strict_io  # noqa: E402
-from lib.bench_selftest_png import png_pixels, screenshot  # noqa: E402
+from lib import bench_history as bh
+from lib import bench_ratios as br
+from lib import bench_report, cli, strict_io
+from lib.headless_chromium import png_pixels, screenshot
 
-FLOOR, BENCH, OTHER = "BM_Arith_Floor", "BM_Checker/2/4/0", "BM_ComposeAndLower/4"
-
-
-from lib.selftest_checks import Checks  # noqa: E402
-
-
-# ------------------------------------------------------------------ Mann-Whitney U --
-def brute_force_p(a, b):
-    """The two-sided exact p-value by its definition: every one of the C(n, n1) ways to
-    give n1 of the pooled values' ranks to the first sample, equally likely; p is the
-    share whose rank sum is at least as far from the mean as the observed one.  Ranks
-    from their definition (ties share the mean of their positions), in Fractions."""
-    pooled = list(a) + list(b)
-    rank = [Fraction(sum(v < x for v in pooled)) + Fraction(sum(v == x for v in pooled) + 1, 2) for x in pooled]
-    n, n1 = len(pooled), len(a)
-    mean = Fraction(n1 * (n + 1), 2)
-    observed = abs(sum(rank[:n1]) - mean)
-    splits = list(itertools.combinations(range(n), n1))
-    extreme = sum(1 for c in splits if abs(sum(rank[k] for k in c) - mean) >= observed)
-    return float(Fraction(extreme, len(splits)))
-
-
-def normal_p_reference(a, b):
-    """The normal approximation written independently of bench_ratios: the exact
-    variance of a rank sum drawn without replacement from the pooled (mid)ranks,
-    n1*n2/(n(n-1)) * sum (r - mean r)^2, which is the tie-corrected variance; 0.5
-    continuity correction."""
-    pooled = list(a) + list(b)
-    rank = [sum(v < x for v in pooled) + (sum(v == x for v in pooled) + 1) / 2 for x in pooled]
-    n, n1, n2 = len(pooled), len(a), len(b)
-    mean_r = (n + 1) / 2
-    var = n1 * n2 / (n * (n - 1)) * sum((r - mean_r) ** 2 for r in rank)
-    z = (abs(sum(rank[:n1]) - n1 * mean_r) - 0.5) / math.sqrt(var)
-    return math.erfc(max(z, 0) / math.sqrt(2))
-
-
-def with_u(n1, n2, u):
-    """Samples of sizes n1, n2 without ties whose U (pairs a > b) is u <= n2."""
-    b = list(range(1, n2 + 1))
-    a = [-k for k in range(n1 - 1)] + [u + 0.5]
-    return a, b
+from bench_fakes import (FLOOR, BENCH, OTHER, brute_force_p, normal_p_reference, with_u, fake_run,
+                         spread, gate, series_records, baseline_repo, script, fake_record,
+                         with_median, with_memory, FAKE_VALGRIND, history_main, SCRIPTS)
 
 
 def test_mann_whitney(check):
@@ -126,31 +84,6 @@ def test_mann_whitney(check):
     check(br.mann_whitney_p(a20, b20) == br.mw_exact_p(a20, b20) != br.mw_normal_p(a20, b20)
           and br.mann_whitney_p(a21, b20) == br.mw_normal_p(a21, b20),
           f"exact up to {br.EXACT_MAX_N} values in all, the normal approximation above")
-
-
-# --------------------------------------------------------------------------- gate --
-def fake_run(spec):
-    """A Google Benchmark run: spec = {name: (cpu times of the repetitions, instructions)}."""
-    out = {"context": {}, "benchmarks": []}
-    for name, (times, count) in spec.items():
-        for i, t in enumerate(times):
-            e = {"name": name, "run_name": name, "run_type": "iteration", "repetition_index": i, "iterations": 10,
-                 "cpu_time": t, "real_time": t, "time_unit": "ns"}
-            if count is not None:
-                e["instructions"] = count
-            out["benchmarks"].append(e)
-    return out
-
-
-def spread(center, k=9, width=0.02):
-    """k distinct values evenly spread +-width around center."""
-    return [center * (1 + width * (2 * i / (k - 1) - 1)) for i in range(k)] if k > 1 else [center]
-
-
-def gate(base, cur, **kw):
-    compare = cli.load_script("bench-compare")
-    with open(os.devnull, "w") as sink:
-        return dict(compare.compare(base, cur, out=sink, **kw))
 
 
 def test_gate(check):
@@ -246,21 +179,6 @@ def test_gate(check):
     check(gate(base, with_counter([0.0]), regex="Arith") == {}, "gate: ... unless --filter leaves its benchmark out")
 
 
-# ------------------------------------------------------------------ change points --
-def series_records(levels, reps, seed, counts=None, noise=0.03):
-    """Records of a history: commit i has BENCH at levels[i] x the floor, `reps`
-    repetitions each with +-noise uniform noise (and the floor noisy too)."""
-    rng = random.Random(seed)
-    records = []
-    for i, level in enumerate(levels):
-        spec = {FLOOR: ([100.0 * (1 + rng.uniform(-noise, noise)) for _ in range(reps)], None),
-                BENCH: ([400.0 * level * (1 + rng.uniform(-noise, noise)) for _ in range(reps)],
-                        counts[i] if counts else None)}
-        records.append(bh.record_from_run(fake_run(spec), f"{i + 1:040x}", f"commit {i}", "2026-11-30T00:00:00+00:00",
-                                          "2026-11-30T00:00:00+00:00", "clean"))
-    return records
-
-
 def test_change_points(check):
     misplaced, crowded, runs = [], 0, 0
     for reps in (3, 5):
@@ -350,35 +268,6 @@ def test_change_points(check):
         check(found == [], f"memory: {what} is no change point: {found}")
 
 
-# --------------------------------------------------------------- files and input --
-def git_in(repo):
-    """git run in `repo` as a fixed committer, answering its stripped stdout."""
-    def git(*args):
-        return subprocess.run(["git", "-C", repo, "-c", "user.name=t", "-c", "user.email=t@t", *args],
-                              capture_output=True, text=True, check=True).stdout.strip()
-    return git
-
-
-def baseline_repo(repo, run_of):
-    """A new git repository at `repo` for a committed baseline: (git, the path of its
-    base.json, record) where record(v) writes run_of(v) there."""
-    os.makedirs(repo)
-    base = os.path.join(repo, "base.json")
-
-    def record(value):
-        with open(base, "w") as f:
-            json.dump(run_of(value), f)
-    git = git_in(repo)
-    git("init", "-q")
-    return git, base, record
-
-
-def script(name, *args, cwd=None):
-    """(exit code, stdout, stderr) of scripts/<name> args."""
-    p = subprocess.run([sys.executable, os.path.join(HERE, name), *args], capture_output=True, text=True, cwd=cwd)
-    return p.returncode, p.stdout, p.stderr
-
-
 def test_atomic_writes(check, tmp):
     path = os.path.join(tmp, "atomic.txt")
     strict_io.write_atomic(path, "old\n")
@@ -415,19 +304,6 @@ def test_atomic_writes(check, tmp):
     except strict_io.BadInput:
         refused = True
     check(refused and open(hist).read() == text, "a bad record is refused and the history left as it was")
-
-
-# ------------------------------------------------------------------------ report --
-def fake_record(commit, checker_factor, count_factor, reps=9):
-    """A record with a floor, a benchmark on it, and BM_Checker slowed by checker_factor."""
-    rng = random.Random(commit)
-
-    def noisy(base):
-        return [base * (1 + rng.uniform(-0.03, 0.03)) for _ in range(reps)]
-    run = fake_run({FLOOR: (noisy(100_000.0), 400_000.0),
-                    BENCH: (noisy(400_000.0 * checker_factor), 2_000_000.0 * count_factor),
-                    OTHER: (noisy(50_000.0), 300_000.0)})
-    return run, bh.record_from_run(run, commit, "fake " + commit, "2026-11-30T00:00:00+00:00", "2026-12-01T00:00:00+00:00", "clean")
 
 
 def test_report(check, tmp, with_screenshot):
@@ -527,7 +403,7 @@ def test_track(check, tmp):
         env = dict(os.environ, GITHUB_STEP_SUMMARY=summary, GITHUB_OUTPUT=output)
         if path is not None:
             env["PATH"] = path
-        p = subprocess.run([sys.executable, os.path.join(HERE, "bench-track"), "--series", paths["series"], "--name", name,
+        p = subprocess.run([sys.executable, os.path.join(SCRIPTS, "bench-track"), "--series", paths["series"], "--name", name,
                             "--current", paths["current"], "--commit", commit, *args],
                            capture_output=True, text=True, env=env, cwd=cwd)
         return p.returncode, p.stdout, p.stderr, open(summary).read(), open(output).read()
@@ -658,7 +534,7 @@ def test_track_memory(check, tmp):
             json.dump(points(cur), f)
         summary = os.path.join(tmp, "memory-summary.md")
         open(summary, "w").close()
-        p = subprocess.run([sys.executable, os.path.join(HERE, "bench-track"), "--series", ser, "--name", name,
+        p = subprocess.run([sys.executable, os.path.join(SCRIPTS, "bench-track"), "--series", ser, "--name", name,
                             "--current", now, "--commit", "c9", "--threshold", "2", "--fail", *args],
                            capture_output=True, text=True, env=dict(os.environ, GITHUB_STEP_SUMMARY=summary))
         return p.returncode, p.stdout, p.stderr, open(summary).read()
@@ -687,14 +563,6 @@ def test_track_memory(check, tmp):
         rc, out, err, summary = track(then, prev, dict(prev, **{"BM_A (peak bytes)": 1030}), "--baseline", base)
         ok = (rc == 0 and "::notice " in out and "::error" not in out if want == 0 else rc == 1 and "::error" in out)
         check(ok, f"bench-track --baseline, memory: {what} ({rc} {err.strip()[:80]} {out[-120:]!r})")
-
-
-# ------------------------------------------------- the gate's medians and options --
-def with_median(run, name, t):
-    """`run` with a Google Benchmark median aggregate of `name` at `t` ns added."""
-    run["benchmarks"].append({"name": f"{name}_median", "run_name": name, "run_type": "aggregate",
-                              "aggregate_name": "median", "cpu_time": t, "real_time": t, "time_unit": "ns"})
-    return run
 
 
 def test_gate_medians(check):
@@ -733,17 +601,6 @@ def test_gate_selection(check):
     f = compare.compare(base, cur, out=said)
     check(f == [] and f"new in the current run (not in the baseline, not gated): {new}" in said.getvalue(),
           f"gate: a benchmark new in the current run (with a floor) is listed, not gated: {f}")
-
-
-def with_memory(run, figures):
-    """`run` with the memory figures Google Benchmark writes into each repetition:
-    figures = {name: (max_bytes_used, allocs_per_iter) or a list of them, one a repetition}."""
-    for b in run["benchmarks"]:
-        if b.get("run_type") == "iteration" and b["run_name"] in figures:
-            f = figures[b["run_name"]]
-            peak, allocs = f[b["repetition_index"]] if isinstance(f, list) else f
-            b["max_bytes_used"], b["allocs_per_iter"] = peak, allocs
-    return run
 
 
 def test_gate_memory(check):
@@ -923,20 +780,6 @@ def test_ratios_cli(check, tmp):
           and not out, f"bench_ratios.py on a bad run: exit 2, one line naming it ({rc} {err.strip()[:100]!r})")
 
 
-# ------------------------------------------------------------------- bench-count --
-FAKE_VALGRIND = """#!/bin/sh
-# A fake valgrind: records the benchmark it was asked for, writes callgrind's totals
-# ($FAKE_TOTAL), and says the measured operation ran 3 times.
-for a in "$@"; do
-  case "$a" in
-    --callgrind-out-file=*) printf 'totals: %s\\n' "$FAKE_TOTAL" > "${a#*=}" ;;
-    --benchmark_filter=*) echo "${a#*=}" >> "$FAKE_SEEN" ;;
-  esac
-done
-echo "neffbar-count: 3" >&2
-"""
-
-
 def test_count_cli(check, tmp):
     """bench-count end to end on a fake binary and a fake valgrind: exit 1 when a count
     fails or an --into benchmark got none; BM_FullTable is neither counted nor required;
@@ -958,7 +801,7 @@ def test_count_cli(check, tmp):
             os.unlink(seen)
         env = dict(os.environ, PATH=fake_bin + os.pathsep + os.environ["PATH"], FAKE_TOTAL=total, FAKE_SEEN=seen)
         env.pop("NEFFBAR_GLIBC_TUNABLES", None)
-        p = subprocess.run([sys.executable, os.path.join(HERE, "bench-count"), "--bin", binary, *args],
+        p = subprocess.run([sys.executable, os.path.join(SCRIPTS, "bench-count"), "--bin", binary, *args],
                            capture_output=True, text=True, env=env)
         return p.returncode, p.stdout, p.stderr, (open(seen).read().split() if os.path.exists(seen) else [])
     rc, out, err, asked = count("3000")
@@ -989,31 +832,6 @@ def test_count_cli(check, tmp):
         raised = True
     check(raised and calls == [path] and open(path).read() == before,
           "bench-count --into: the run is rewritten through write_atomic (a failed write leaves it as it was)")
-
-
-# ------------------------------------------------------------------ bench-history --
-def history_main(args, git, record=None):
-    """(exit code, stdout, stderr) of bench-history's main in-process, with git, the
-    builds and the commit subjects replaced."""
-    out, err = io.StringIO(), io.StringIO()
-    with contextlib.redirect_stdout(out):  # summarize()'s default stream is sys.stdout as the script loads
-        hist_script = cli.load_script("bench-history")
-    bb = hist_script.bb
-    real = bb.git, bb.record_commit, bb.commit_info
-
-    def no_build(*_a, **_kw):
-        raise RuntimeError("would build a commit")
-    bb.git, bb.record_commit, bb.commit_info = git, record or no_build, lambda _sha: ("subject", "date")
-    try:
-        with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
-            rc = hist_script.main(["bench-history", *args])
-    except SystemExit as e:
-        rc = e.code
-    except Exception as e:  # noqa: BLE001 -- any escape is the failure the checks report
-        rc = f"{type(e).__name__}: {e}"
-    finally:
-        bb.git, bb.record_commit, bb.commit_info = real
-    return rc, out.getvalue(), err.getvalue()
 
 
 def test_history_main(check, tmp):
@@ -1130,7 +948,7 @@ def test_track_series(check, tmp):
             json.dump(doc, f)
         output = os.path.join(tmp, "output")
         open(output, "w").close()
-        p = subprocess.run([sys.executable, os.path.join(HERE, "bench-track"), "--series", ser, "--name", name,
+        p = subprocess.run([sys.executable, os.path.join(SCRIPTS, "bench-track"), "--series", ser, "--name", name,
                             "--current", cur, "--commit", "c3", "--threshold", "2", "--fail"],
                            capture_output=True, text=True, env=dict(os.environ, GITHUB_OUTPUT=output))
         if want == 0:
@@ -1154,32 +972,3 @@ def test_pipeline_teeth(check, tmp):
           f"bench_pipeline_test.py: a suite that does not run is exit 1, named ({rc} {out.strip()[-120:]!r})")
     rc, out, err = script("bench_build.py", "suite", fake, "9", ".", os.path.join(tmp, "suite.json"))
     check(rc == 3, f"bench_build.py suite: the suite's exit code (3): {rc} {err.strip()[-100:]!r}")
-
-
-def main(with_screenshot=False):
-    check = Checks()
-    with tempfile.TemporaryDirectory() as tmp:
-        if not with_screenshot:
-            test_mann_whitney(check)
-            test_gate(check)
-            test_gate_medians(check)
-            test_gate_selection(check)
-            test_gate_memory(check)
-            test_change_points(check)
-            for name, test in (("atomic", test_atomic_writes), ("track", test_track),
-                               ("track-memory", test_track_memory),
-                               ("compare", test_compare_cli), ("compare-memory", test_compare_memory_table), ("ratios", test_ratios_cli), ("count", test_count_cli),
-                               ("history", test_history_main), ("records", test_history_records),
-                               ("series", test_track_series), ("pipeline", test_pipeline_teeth)):
-                os.makedirs(os.path.join(tmp, name))
-                test(check, os.path.join(tmp, name))
-        os.makedirs(os.path.join(tmp, "report"))
-        test_report(check, os.path.join(tmp, "report"), with_screenshot)
-    print("bench scripts self-test: " + ("FAILED: " + "; ".join(check.failures) if check.failures else "passed"))
-    return 1 if check.failures else 0
-
-
-if __name__ == "__main__":
-    p = cli.Parser("bench_selftest.py", __doc__)
-    p.add_argument("--screenshot", action="store_true", help="only the report, rendered in headless Chromium")
-    sys.exit(main(p.parse_args().screenshot))

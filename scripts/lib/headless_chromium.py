@@ -1,6 +1,6 @@
-"""The report's rendering check (bench_selftest.py, ctest bench_report_renders_in_chromium):
-headless Chromium takes a screenshot of the report, and its pixels are read with only
-zlib, to count the charts' colours."""
+"""Pages drawn in headless Chromium: its command line, a screenshot, and a PNG's pixels
+read with only zlib, to count a chart's colours (tests/test_bench_scripts.py's report
+check, doc-figures, core/tests/chart_in_chromium.py)."""
 import os
 import struct
 import subprocess

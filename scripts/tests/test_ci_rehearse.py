@@ -1,4 +1,5 @@
-"""python3 scripts/ci_rehearse_selftest.py [--only NAME,...]   (ctest ci_rehearse, ci_rehearse_*)
+"""The CI rehearsal's tests (pytest; ctest ci_rehearse_units, ci_rehearse_actions and
+ci_rehearse, each a -k selection of this file).
 
 .github/workflows/bench.yml's tracking path rehearsed for real
 (./scripts/check-workflows --rehearse, scripts/ci_rehearse.py) on the working tree, in
@@ -34,11 +35,10 @@ list or ref, a key saved twice, the combined action's post step), exit 77 outsid
 checkout, and bench.yml's other decisions (times only warn, the gate alone fails, a
 re-recorded baseline accepted, a benchmark step that fails).
 
---only NAME,... runs those tests alone (ctest runs them in three parts: ci_rehearse_units
-in-process in a second, ci_rehearse_actions on planted workflows, ci_rehearse on bench.yml).
-
-Prints "rehearsal: passed" and the time taken.  Exit 0 passed; 1 a check failed;
-2 usage; 77 skipped (not in a git checkout, or no PyYAML).
+ctest runs them in three parts, so that scripts/mutate runs the part that reaches a
+line: ci_rehearse_units in-process in a second, ci_rehearse_actions on planted
+workflows, ci_rehearse on bench.yml; scripts_pytest leaves this file to them.  Skipped,
+not failed, outside a git checkout or without PyYAML.
 """
 import json
 import os
@@ -47,18 +47,25 @@ import shutil
 import signal
 import subprocess
 import sys
-import tempfile
 import time
 
-sys.dont_write_bytecode = True  # no __pycache__ written into scripts/
-HERE = os.path.dirname(os.path.abspath(__file__))
-sys.path.insert(0, HERE)
-from lib.cli import Parser  # noqa: E402
-from lib.selftest_checks import Checks  # noqa: E402
+import pytest
 
+HERE = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))  # scripts/
 ROOT = os.path.dirname(HERE)
 WORKFLOW = os.path.join(ROOT, ".github", "workflows", "bench.yml")
 SERIES = "neffbar instructions per operation"
+
+
+@pytest.fixture(autouse=True, scope="module")
+def rehearsable():
+    """Skips the module outside a git checkout or without PyYAML (what ci_rehearse needs)."""
+    import ci_rehearse
+    try:
+        ci_rehearse.repo_root()
+        import yaml  # noqa: F401
+    except (ci_rehearse.Skip, ImportError) as e:
+        pytest.skip(f"rehearsal: {e}")
 
 
 def rehearse(workflow, state, args, env=None):
@@ -936,41 +943,3 @@ def test_decisions(check, tmp):
     rc, out = rehearse(WORKFLOW, state, common + ["--replace", "bench=false"])
     check(rc == 1 and "the benchmarks did not run (failure)" in out,
           f"decisions, run 7 (the benchmark step fails): the job fails, 'the benchmarks did not run': exit {rc}")
-
-
-TESTS = (("units", test_units), ("expressions", test_expressions), ("refusals", test_refusals), ("skip", test_skip),
-         ("interrupt", test_interrupt),
-         ("gab", test_gab), ("gab-previous", test_gab_previous), ("features", test_features), ("cache", test_cache),
-         ("tracking", test_tracking), ("decisions", test_decisions))
-
-
-def main(argv):
-    p = Parser("ci_rehearse_selftest.py", __doc__)
-    p.add_argument("--only", metavar="NAME,...", help="only these tests (ctest runs them in three parts, so that "
-                   "scripts/mutate runs the part that reaches a line; names: " + ", ".join(n for n, _ in TESTS) + ")")
-    a = p.parse_args(argv[1:])
-    only = set(a.only.split(",")) if a.only is not None else None
-    if only is not None and (not only or only - {n for n, _ in TESTS}):
-        p.error(f"--only: unknown test {', '.join(sorted(only - {n for n, _ in TESTS})) or repr(a.only)}")
-    import ci_rehearse
-    try:
-        ci_rehearse.repo_root()
-        import yaml  # noqa: F401
-    except (ci_rehearse.Skip, ImportError) as e:
-        print(f"rehearsal: SKIPPED: {e}")
-        return 77
-    check = Checks()
-    t0 = time.monotonic()
-    with tempfile.TemporaryDirectory(prefix="ci-rehearse-test-") as tmp:
-        for name, test in TESTS:
-            if only and name not in only:
-                continue
-            os.makedirs(os.path.join(tmp, name))
-            test(check, os.path.join(tmp, name))
-    took = time.monotonic() - t0
-    print("rehearsal: " + ("FAILED: " + "; ".join(check.failures) if check.failures else f"passed ({took:.0f} s)"))
-    return 1 if check.failures else 0
-
-
-if __name__ == "__main__":
-    sys.exit(main(sys.argv))

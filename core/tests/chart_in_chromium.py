@@ -28,7 +28,7 @@ import tempfile
 sys.dont_write_bytecode = True
 SCRIPTS = os.path.normpath(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "scripts"))
 sys.path.insert(0, SCRIPTS)
-from lib.bench_selftest_png import headless, png_pixels  # noqa: E402
+from lib.headless_chromium import headless, png_pixels  # noqa: E402
 
 
 def chromium(*args):

@@ -34,7 +34,7 @@ sys.path.insert(0, HERE)
 from lib import bench_history as bh  # noqa: E402
 from lib import bench_ratios as br  # noqa: E402
 from lib import bench_build, bench_report, cli, strict_io  # noqa: E402
-from lib.selftest_checks import Checks  # noqa: E402
+from lib.checks import Checks  # noqa: E402
 
 BASELINE = os.path.join(os.path.dirname(HERE), "bench", "baselines", "baseline.json")
 DEFAULT_COUNT = r"^BM_Codec_Decode$|^BM_Persistent_Check/4/4$"

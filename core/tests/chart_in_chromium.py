@@ -27,7 +27,7 @@ import tempfile
 
 sys.dont_write_bytecode = True
 SCRIPTS = os.path.normpath(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "scripts"))
-sys.path.insert(0, SCRIPTS)
+sys.path[:0] = [SCRIPTS, os.path.join(SCRIPTS, "tests")]
 from lib.headless_chromium import headless, png_pixels  # noqa: E402
 
 
@@ -160,7 +160,7 @@ def report_problems(neffbar, tmp):
     target and operator of the files, a chart per benchmark, every link to a file that
     exists, the grid embedded; the screenshot is not blank."""
     from lib import bench_history
-    from scripts_selftest import campaign_out
+    from fakes import campaign_out
     out = campaign_out(os.path.join(tmp, "campaign"))
     made = subprocess.run([neffbar, "hypotheses", "--small", "--json", "-o", os.path.join(out, "hypotheses.json"),
                            "--html", os.path.join(out, "hypotheses.html")], capture_output=True, text=True)

@@ -18,7 +18,7 @@ sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 settings.register_profile("neffbar", database=None, derandomize=True, deadline=None, max_examples=300)
 settings.load_profile("neffbar")
 
-from lib.selftest_checks import Checks  # noqa: E402
+from lib.checks import Checks  # noqa: E402
 
 
 def pytest_addoption(parser):

@@ -2,7 +2,7 @@
 bench-count, bench_ratios.py): each is one line on stderr that names the file (and the
 line, key or option), exit 2, never a traceback; a usable input is read whole, and the
 files written are whole or absent (no temporary left behind).  The fake runs, records
-and the script runner are bench_fakes.py's."""
+and the script runner are fakes.py's."""
 import contextlib
 import io
 import json
@@ -15,7 +15,7 @@ import pytest
 import bench_ratios as ratios_command  # scripts/bench_ratios.py; its library is lib.bench_ratios
 from lib import bench_ratios as br
 from lib import cli
-from bench_fakes import BENCH, FLOOR, fake_run, script, series_records, spread, with_memory
+from fakes import BENCH, FLOOR, fake_run, script, series_records, spread, with_memory
 
 
 @pytest.fixture

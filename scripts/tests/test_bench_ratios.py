@@ -5,7 +5,7 @@ EXACT_MAX_N (the normal approximation):
 - symmetric: the test is two-sided, so p(a, b) == p(b, a);
 - rank-based: p(f(a), f(b)) == p(a, b) for every strictly increasing f;
 - exact: up to EXACT_MAX_N values, p is the brute-force share of the C(n, n1) splits
-  of the ranks at least as far from the mean (bench_fakes.brute_force_p).
+  of the ranks at least as far from the mean (fakes.brute_force_p).
 
 Each law is shown failing on a p-value broken the way it guards against: one-sided,
 on the values instead of their ranks, and with ties ranked in order."""
@@ -16,7 +16,7 @@ import pytest
 from hypothesis import example, find, given, strategies as st
 
 from lib import bench_ratios as br
-from bench_fakes import brute_force_p
+from fakes import brute_force_p
 
 small = st.lists(st.integers(0, 5), min_size=2, max_size=6)  # n <= 12: brute force is cheap
 large = st.lists(st.integers(0, 9), min_size=11, max_size=30)  # n > EXACT_MAX_N: the normal branch

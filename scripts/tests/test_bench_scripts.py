@@ -1,6 +1,6 @@
 """The benchmark scripts' tests (pytest; ctest scripts_pytest, and
 bench_report_renders_in_chromium for the report drawn in headless Chromium, pytest's
---screenshot).  Fake runs only (bench_fakes.py); no benchmark binary is built.  Each
+--screenshot).  Fake runs only (fakes.py); no benchmark binary is built.  Each
 check prints one line, ok or FAIL, and a test fails naming every check of it that
 failed (conftest.py's `check`).
 
@@ -36,7 +36,7 @@ from lib import bench_ratios as br
 from lib import bench_report, cli, strict_io
 from lib.headless_chromium import png_pixels, screenshot
 
-from bench_fakes import (FLOOR, BENCH, OTHER, brute_force_p, normal_p_reference, with_u, fake_run,
+from fakes import (FLOOR, BENCH, OTHER, brute_force_p, normal_p_reference, with_u, fake_run,
                          spread, gate, series_records, baseline_repo, script, fake_record,
                          with_median, with_memory, FAKE_VALGRIND, history_main, SCRIPTS)
 

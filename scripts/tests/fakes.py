@@ -1,6 +1,7 @@
-"""Fake benchmark runs, records and repositories for the benchmark scripts' tests
-(test_bench_scripts.py, test_bench_inputs.py, test_bench_ratios.py, and
-scripts_selftest.py's campaign pages): no benchmark binary is built or run.  Also the
+"""Fakes for the scripts' tests: benchmark runs, records and repositories
+(test_bench_scripts.py, test_bench_inputs.py, test_bench_ratios.py) and a campaign's
+out/ (test_scripts.py, core/tests/chart_in_chromium.py); no benchmark binary is built
+or run.  Also the
 independent references the statistics are held against (brute force, an independent
 formula of the tie-corrected normal approximation)."""
 import contextlib
@@ -15,7 +16,7 @@ import sys
 from fractions import Fraction
 
 from lib import bench_history as bh
-from lib import cli
+from lib import bench_history, cli
 
 SCRIPTS = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))  # scripts/
 
@@ -197,3 +198,43 @@ def history_main(args, git, record=None):
     finally:
         bb.git, bb.record_commit, bb.commit_info = real
     return rc, out.getvalue(), err.getvalue()
+
+
+def fake_names():
+    """The benchmarks of the fake runs."""
+    return {FLOOR, BENCH, OTHER}
+
+
+def write(path, text, mode=0o644):
+    os.makedirs(os.path.dirname(path), exist_ok=True)
+    with open(path, "w") as f:
+        f.write(text)
+    os.chmod(path, mode)
+
+
+def campaign_out(tmp):
+    """A campaign's out/ as its steps leave it: each data file campaign.py page reads,
+    small, with a value to find on the page in each (an operator's count, a crash, an
+    escaped step); returns its path."""
+    out = os.path.join(tmp, "out")
+    write(os.path.join(out, "steps.tsv"), "step\tresult\tdetail\nbuild\tok\tg++ <b>&\nproperties\tFAIL\tseed 7\n")
+    write(os.path.join(out, "hypotheses.json"), json.dumps([{"verdict": "OK", "lowering": "table"},
+                                                          {"verdict": "DEADLOCK", "lowering": "table"},
+                                                          {"verdict": "DEADLOCK", "lowering": "hierarchical"}]))
+    write(os.path.join(out, "hypotheses.html"), "<p>grid</p>")
+    write(os.path.join(out, "coverage", "folders.txt"), "  97.50 %     39 of    40 lines  core/cli\n"
+                                                        "  50.00 %      1 of     2 lines  core/neffbar\n")
+    write(os.path.join(out, "coverage", "files.tsv"), "core/cli/z.cpp\t0\t0\ncore/cli/a.cpp\t30\t30\ncore/cli/b.cpp\t9\t10\ncore/cli/d.cpp\t0\t5\n"
+                                                      "core/neffbar/c.cpp\t1\t2\n")
+    write(os.path.join(out, "coverage", "index.html"), "<p>llvm-cov</p>")
+    write(os.path.join(out, "coverage", "coverage", "abs", "repo", "core", "cli", "b.cpp.html"), "<p>b</p>")
+    os.symlink("gone.html", os.path.join(out, "coverage", "coverage", "abs", "repo", "core", "cli", "a.cpp.html"))
+    write(os.path.join(out, "fuzz", "summary.tsv"), "target\texecs\texec_per_s_all_jobs\tcorpus_before\tcorpus_after\tnew_inputs\tcrashes\n"
+                                                   "decode\t120000\t4000\t10\t25\t15\t0\nscenario\t900\t30\t4\t4\t0\t2\n")
+    write(os.path.join(out, "mutate-campaign", "score.json"), json.dumps(
+        {"killed": 5, "counted": 9, "timeouts": 0, "per_operator": {"ror": {"killed": 4, "counted": 4}, "del": {"killed": 1, "counted": 3},
+                                                                     "cst": {"killed": 0, "counted": 2}},
+         "per_file": {}}))
+    for commit, factor in (("a" * 40, 1.0), ("b" * 40, 1.0), ("c" * 40, 3.0)):
+        bench_history.append(os.path.join(out, "bench-history", "history.jsonl"), fake_record(commit, factor, 1.0)[1])
+    return out

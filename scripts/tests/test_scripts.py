@@ -1,5 +1,5 @@
-"""Self-test of the scripts themselves (ctest scripts_self_test):
-  python3 scripts/scripts_selftest.py
+"""The scripts themselves, tested (pytest; ctest scripts_self_test, and
+campaign_page_self_test for the campaign's pages alone).
 
 Every script of scripts/ (an executable file with a shebang, or a .py with a main) is
 run in a scratch copy of scripts/, with a PATH whose apt-get, sudo, npm, git, cmake
@@ -32,9 +32,10 @@ called, and with no PYTHONDONTWRITEBYTECODE:
   option, print a usage error on two lines, on stdout or without the option, leave a
   __pycache__ behind, or import the package lib/ without putting scripts/ on sys.path
   are each caught.
-Prints ok/FAIL per check and "scripts self-test: passed" at the end; exit 1 on a FAIL.
---only NAME,... runs those tests alone (ctest campaign_page_self_test: the campaign's
-pages in seconds, the first test scripts/mutate runs on their mutants).
+Each check prints a line, ok or FAIL (conftest.py's `check`).  ctest
+campaign_page_self_test runs test_campaign, test_campaign_page, test_run and
+test_run_failures alone: the campaign's pages in seconds, the first test scripts/mutate
+runs on their mutants.
 """
 import ast
 import json
@@ -44,12 +45,10 @@ import shutil
 import stat
 import subprocess
 import sys
-import tempfile
 
-sys.dont_write_bytecode = True  # no __pycache__ written into scripts/
-HERE = os.path.dirname(os.path.abspath(__file__))
-sys.path.insert(0, HERE)
-from lib.cli import Parser  # noqa: E402
+from fakes import campaign_out, fake_names, write
+
+HERE = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))  # scripts/
 
 SHEBANGS = ("#!/usr/bin/env bash", "#!/usr/bin/env python3")
 # Commands a script's --help or a usage error must not run; each is replaced by a shim
@@ -81,8 +80,6 @@ BAD_VALUES = {
     "campaign.py": [(["matrix"], "FILE"), (["nope"], "nope"), ([], "matrix|get|page")],
 }
 
-
-from lib.selftest_checks import Checks  # noqa: E402
 
 
 # ------------------------------------------------------------------ the scratch --
@@ -179,13 +176,6 @@ class Scratch:
             effects = [f"ran {c}" for c in f.read().split("\n") if c]
         effects += changed(before, snapshot(self.root, self.home, self.tmpdir))
         return rc, out, err, effects
-
-
-def write(path, text, mode=0o644):
-    os.makedirs(os.path.dirname(path), exist_ok=True)
-    with open(path, "w") as f:
-        f.write(text)
-    os.chmod(path, mode)
 
 
 # --------------------------------------------------------------- the checks --
@@ -348,37 +338,6 @@ def test_campaign(check, tmp):
         check(rc == 2 and not out and err.count("\n") == 1 and expect in err, f"campaign.py, {what}: exit {rc}, {err.strip()!r}")
 
 
-def campaign_out(tmp):
-    """A campaign's out/ as its steps leave it: each data file campaign.py page reads,
-    small, with a value to find on the page in each (an operator's count, a crash, an
-    escaped step); returns its path."""
-    sys.path[:0] = [HERE, os.path.join(HERE, "tests")]
-    from lib import bench_history
-    import bench_fakes
-    out = os.path.join(tmp, "out")
-    write(os.path.join(out, "steps.tsv"), "step\tresult\tdetail\nbuild\tok\tg++ <b>&\nproperties\tFAIL\tseed 7\n")
-    write(os.path.join(out, "hypotheses.json"), json.dumps([{"verdict": "OK", "lowering": "table"},
-                                                          {"verdict": "DEADLOCK", "lowering": "table"},
-                                                          {"verdict": "DEADLOCK", "lowering": "hierarchical"}]))
-    write(os.path.join(out, "hypotheses.html"), "<p>grid</p>")
-    write(os.path.join(out, "coverage", "folders.txt"), "  97.50 %     39 of    40 lines  core/cli\n"
-                                                        "  50.00 %      1 of     2 lines  core/neffbar\n")
-    write(os.path.join(out, "coverage", "files.tsv"), "core/cli/z.cpp\t0\t0\ncore/cli/a.cpp\t30\t30\ncore/cli/b.cpp\t9\t10\ncore/cli/d.cpp\t0\t5\n"
-                                                      "core/neffbar/c.cpp\t1\t2\n")
-    write(os.path.join(out, "coverage", "index.html"), "<p>llvm-cov</p>")
-    write(os.path.join(out, "coverage", "coverage", "abs", "repo", "core", "cli", "b.cpp.html"), "<p>b</p>")
-    os.symlink("gone.html", os.path.join(out, "coverage", "coverage", "abs", "repo", "core", "cli", "a.cpp.html"))
-    write(os.path.join(out, "fuzz", "summary.tsv"), "target\texecs\texec_per_s_all_jobs\tcorpus_before\tcorpus_after\tnew_inputs\tcrashes\n"
-                                                   "decode\t120000\t4000\t10\t25\t15\t0\nscenario\t900\t30\t4\t4\t0\t2\n")
-    write(os.path.join(out, "mutate-campaign", "score.json"), json.dumps(
-        {"killed": 5, "counted": 9, "timeouts": 0, "per_operator": {"ror": {"killed": 4, "counted": 4}, "del": {"killed": 1, "counted": 3},
-                                                                     "cst": {"killed": 0, "counted": 2}},
-         "per_file": {}}))
-    for commit, factor in (("a" * 40, 1.0), ("b" * 40, 1.0), ("c" * 40, 3.0)):
-        bench_history.append(os.path.join(out, "bench-history", "history.jsonl"), bench_fakes.fake_record(commit, factor, 1.0)[1])
-    return out
-
-
 def fractions(text, target):
     """The bars' filled fractions in the fuzzing row of one target."""
     row = re.search(f"<tr class='target' data-target='{target}'>(.*?)</tr>", text)
@@ -417,7 +376,7 @@ def test_campaign_page(check, tmp):
     check("data-operator='del' data-killed='1' data-counted='3'" in text and "5 of 9 killed" in text
           and "data-operator='cst' data-killed='0' data-counted='2'" in text and "0 of 2" in text,
           "page: the mutation score per operator from score.json")
-    check(text.count("class=\"chart\"") == len(bench_fake_names()) and "time +" in text,
+    check(text.count("class=\"chart\"") == len(fake_names()) and "time +" in text,
           "page: a benchmark chart per benchmark of the history, its change point marked")
     folders = os.path.join(out, "coverage", "folders.txt")
     kept = read(folders)
@@ -484,12 +443,6 @@ def test_campaign_page(check, tmp):
     rc, err = p.returncode, p.stderr
     check(rc == 2 and err.endswith("report.html: is a directory\n") and ".tmp" not in err,
           f"page: a report.html that cannot be replaced is exit 2, named (not its temporary): {rc} {err!r}")
-
-
-def bench_fake_names():
-    sys.path[:0] = [HERE, os.path.join(HERE, "tests")]
-    import bench_fakes
-    return {bench_fakes.FLOOR, bench_fakes.BENCH, bench_fakes.OTHER}
 
 
 def test_teeth(check, tmp):
@@ -1233,37 +1186,3 @@ def test_broken_pipe(check, tmp):
         os.close(w)
     check(p.returncode == 2 and p.stderr == "bench-export: stdout: broken pipe\n",
           f"a broken pipe on stdout: one line naming stdout, exit 2: {p.returncode} {p.stderr.strip()[-100:]!r}")
-
-
-def main(only=None):
-    check = Checks()
-    with tempfile.TemporaryDirectory() as tmp:
-        for name, test in TESTS:
-            if only and name not in only:
-                continue
-            os.makedirs(os.path.join(tmp, name))
-            test(check, os.path.join(tmp, name))
-    print("scripts self-test: " + ("FAILED: " + "; ".join(check.failures) if check.failures else "passed"))
-    return 1 if check.failures else 0
-
-
-TESTS = (
-    ("scripts", test_scripts), ("logged", test_run_logged), ("run", test_run), ("campaign", test_campaign),
-    ("campaign-page", test_campaign_page), ("teeth", test_teeth), ("fuzz_speed", test_fuzz_speed),
-    ("common", test_common_sh), ("conventions", test_convention_teeth), ("wrapper", test_exit_wrapper),
-    ("pipe", test_broken_pipe), ("run-failures", test_run_failures), ("bench", test_bench_script),
-    ("test", test_test_script), ("deps", test_deps), ("props", test_props), ("make-corpus", test_make_corpus),
-    ("spin-compare", test_spin_compare), ("coverage", test_coverage), ("fuzz-usage", test_fuzz_usage),
-    ("fuzz-reproduce", test_fuzz_reproduce), ("fuzz-campaign", test_fuzz_campaign),
-    ("fuzz-speed", test_fuzz_speed_mode), ("check-workflows", test_check_workflows_exits))
-
-
-if __name__ == "__main__":
-    p = Parser("scripts_selftest.py", __doc__)
-    p.add_argument("--only", metavar="NAME,...", help="only these tests (a quick ctest of one script's part; "
-                   "names: " + ", ".join(n for n, _ in TESTS) + ")")
-    a = p.parse_args()
-    only = set(a.only.split(",")) if a.only is not None else None
-    if only is not None and (not only or only - {n for n, _ in TESTS}):
-        p.error(f"--only: unknown test {', '.join(sorted(only - {n for n, _ in TESTS})) or repr(a.only)}")
-    sys.exit(main(only))

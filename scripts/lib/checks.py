@@ -1,6 +1,5 @@
-"""The self-tests' tally (scripts_selftest.py, and the `check` fixture of
-scripts/tests/conftest.py): each check prints one line, ok or FAIL, and the
-failures are kept for the closing summary."""
+"""The checks' tally (scripts/tests/conftest.py's `check` fixture, bench_pipeline_test.py):
+each check prints one line, ok or FAIL, and the failures are kept."""
 
 
 class Checks:

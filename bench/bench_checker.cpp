@@ -45,7 +45,7 @@ void BM_Checker(benchmark::State& state) {
   for (auto _ : state) {
     measured([&] {
       const CheckResult r = check_explicit(sys, o);
-      states += r.states;
+      states += r.search().states;
       benchmark::DoNotOptimize(r.verdict);
     });
   }

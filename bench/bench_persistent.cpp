@@ -28,7 +28,7 @@ void BM_Persistent_Check(benchmark::State& state) {
   for (auto _ : state) {
     measured([&] {
       const Result<CheckResult> r = check_persistent(sys);
-      executed += r->instructions;
+      executed += r->work().instructions;
       benchmark::DoNotOptimize(r->verdict);
     });
   }

@@ -606,7 +606,7 @@ inline void reductions_agree_with_the_reference(const ReductionInput& in, const 
   const testing::ReportContext whole{.mode = GuaranteeMode::Global, .collect_all = true, .broke_in_round = 0};
   j.require(testing::report_disagreement(in.sys, r, ref, whole).empty(), "the whole report agrees with the reference checker");
   j.tags(o.reduce ? "lipton" : "unreduced", ref.found_mask == 0 ? "ok" : "failing");
-  j.classify(r.symmetry_used && r.symmetry_source != kSymmetryFromHints, "symmetry found from the system");
+  j.classify(r.search().symmetry_used && r.search().symmetry_source != kSymmetryFromHints, "symmetry found from the system");
 }
 
 }  // namespace neffbar::props
@@ -737,11 +737,12 @@ inline MemorySteps memory_steps(const System& sys, std::uint64_t states) {
 inline std::vector<std::uint64_t> cut_points(const CutInput& in, const CutRun& full) {
   std::vector<std::uint64_t> at;
   if (in.budget == CutBudget::Memory) {
-    const MemorySteps m = memory_steps(full.sys, full.res.states);
+    const MemorySteps m = memory_steps(full.sys, full.res.search().states);
     for (const auto& step : m.peaks) at.insert(at.end(), {m.fixed + step.second - 1, m.fixed + step.second});
     return at;
   }
-  const std::uint64_t n = in.budget == CutBudget::Time ? full.reads : full.res.states;
+  // A state budget cuts the explicit search alone (draw_cuts).
+  const std::uint64_t n = in.budget == CutBudget::Time ? full.reads : full.res.search().states;
   for (std::uint64_t k = 0; k <= n; ++k) at.push_back(k);
   return at;
 }
@@ -752,12 +753,11 @@ inline std::string cut_disagreement(const CutRun& full, const CutRun& cut, const
   const CheckResult &f = full.res, &c = cut.res;
   const bool composed = in.composed;
   if (in.budget == CutBudget::Memory && at != UINT64_MAX && c.engine == Engine::Explicit &&
-      memory_steps(cut.sys, c.states).peak_with(c.states) > at) {
+      memory_steps(cut.sys, c.search().states).peak_with(c.search().states) > at) {
     return "the search's memory never passes its budget";
   }
   if (c.verdict != f.verdict && c.verdict != Verdict::Budget) return "the verdict is the uncut one or BUDGET";
-  if (c.exact() && (c.verdict != f.verdict || c.found_mask != f.found_mask || c.states != f.states || c.runs != f.runs ||
-                    c.instructions != f.instructions)) {
+  if (c.exact() && (c.verdict != f.verdict || c.found_mask != f.found_mask || c.stats != f.stats)) {
     return "only the uncut result is exact";
   }
   if (failing(c.verdict) && !c.cex) return "a failing verdict comes with its counterexample";

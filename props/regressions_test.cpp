@@ -24,7 +24,7 @@ TEST(Regressions, CountingWiringIsSymmetricAndTargetDecIsClean) {
   s.run.check.guarantee = GuaranteeMode::Declared;
   const auto r = run_scenario(s);
   EXPECT_EQ(r->result.verdict, Verdict::Ok);
-  EXPECT_TRUE(r->result.symmetry_used);
+  EXPECT_TRUE(r->result.search().symmetry_used);
 }
 
 }  // namespace

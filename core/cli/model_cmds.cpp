@@ -11,7 +11,9 @@
 #include <memory>
 #include <new>
 #include <span>
+#include <sstream>
 #include <string>
+#include <variant>
 
 #include <nlohmann/json.hpp>
 
@@ -27,6 +29,7 @@
 #include "neffbar/model/exports/sequence_chart.h"
 #include "neffbar/model/scenarios/composed_files.h"
 #include "neffbar/model/scenarios/scenario.h"
+#include "neffbar/overloaded.h"
 #include "neffbar/strict_numbers.h"
 
 namespace neffbar::cli {
@@ -249,9 +252,51 @@ std::string engine_text(const CheckResult& r) {
 }
 
 // "group of 24, from the lowering's hints" / "group of 2^64 or more, found by nauty ...".
-std::string symmetry_text(const CheckResult& r) {
-  const std::string size = r.symmetry_group == UINT64_MAX ? "2^64 or more" : std::to_string(r.symmetry_group);
-  return "group of " + size + (r.symmetry_source == kSymmetryFromHints ? ", from the lowering's hints" : ", found by " + r.symmetry_source);
+std::string symmetry_text(const SearchStats& s) {
+  const std::string size = s.symmetry_group == UINT64_MAX ? "2^64 or more" : std::to_string(s.symmetry_group);
+  return "group of " + size + (s.symmetry_source == kSymmetryFromHints ? ", from the lowering's hints" : ", found by " + s.symmetry_source);
+}
+
+// What the runs of a program engine are: schedules (random) or greedy runs (persistent).
+std::string_view runs_name(Engine e) { return e == Engine::Random ? "schedules" : "greedy runs"; }
+
+// The engine's statistics in the JSON, by their type.
+void stats_json(const CheckResult& r, nlohmann::ordered_json& j) {
+  std::visit(Overloaded{[&](const SearchStats& s) {
+                          j["states"] = s.states;
+                          j["transitions"] = s.transitions;
+                          j["states_per_second"] = r.seconds > 0 ? static_cast<double>(s.states) / r.seconds : 0;
+                          j["symmetry"] = s.symmetry_used;
+                          j["symmetry_group"] = s.symmetry_group;
+                          if (s.symmetry_used) j["symmetry_source"] = s.symmetry_source;
+                          if (s.automorphism_order > 0) j["automorphism_order"] = s.automorphism_order;
+                          j["por"] = s.por_used;
+                        },
+                        [&](const RunStats& w) {
+                          j["instructions"] = w.instructions;
+                          std::string key(runs_name(r.engine));
+                          std::replace(key.begin(), key.end(), ' ', '_');  // "schedules", "greedy_runs"
+                          j[key] = w.runs;
+                        }},
+             r.stats);
+}
+
+// The engine's statistics as the text's one line, by their type.
+std::string stats_line(const CheckResult& r) {
+  std::ostringstream out;
+  std::visit(Overloaded{[&](const SearchStats& s) {
+                          const double rate = r.seconds > 0 ? static_cast<double>(s.states) / r.seconds : 0;
+                          out << "states:   " << s.states << " explored in " << r.seconds << " s ("
+                              << static_cast<std::uint64_t>(rate) << " states/s), reductions: "
+                              << (s.symmetry_used || s.por_used ? "" : "lipton or none") << (s.por_used ? "por" : "")
+                              << (s.symmetry_used ? std::string(s.por_used ? "+" : "") + "symmetry (" + symmetry_text(s) + ")" : "");
+                        },
+                        [&](const RunStats& w) {
+                          out << "work:     " << w.instructions << " instructions executed in " << w.runs << ' '
+                              << runs_name(r.engine) << ", " << r.seconds << " s";
+                        }},
+             r.stats);
+  return out.str();
 }
 
 std::string global_text(const CheckResult& r) {
@@ -259,7 +304,7 @@ std::string global_text(const CheckResult& r) {
     case GlobalStatus::Holds: return "holds";
     case GlobalStatus::Broken: return "BROKEN";
     case GlobalStatus::NotReached: return "not reached (no process departs)";
-    case GlobalStatus::NotRefuted: return "not refuted in " + std::to_string(r.runs) + " schedules";
+    case GlobalStatus::NotRefuted: return "not refuted in " + std::to_string(r.work().runs) + " schedules";
     case GlobalStatus::Unknown:
       return r.verdict == Verdict::Budget || !r.exhaustive ? "unknown (budget)" : "unknown (the search stopped at the first failure)";
   }
@@ -282,7 +327,6 @@ std::vector<std::string> gate_clear(std::span<const ConfigBytes> configs, const 
 void print_result(const ScenarioResult& sr, bool json, const std::string& title, GuaranteeMode mode,
                   std::span<const std::string> gate_clear = {}) {
   const CheckResult& r = sr.result;
-  const double rate = r.seconds > 0 ? static_cast<double>(r.states) / r.seconds : 0;
   // The global finding is shown apart unless it is the counterexample already shown.
   const bool finding_apart = r.global_finding && !(r.cex && r.cex->kind == Verdict::GlobalUnsafe);
   if (json) {
@@ -299,19 +343,7 @@ void print_result(const ScenarioResult& sr, bool json, const std::string& title,
     auto procs = nlohmann::ordered_json::array();  // the processes a counterexample's steps name
     for (const Process& p : sr.system.procs) procs.push_back(p.name);
     j["processes"] = std::move(procs);
-    if (r.engine == Engine::Explicit) {
-      j["states"] = r.states;
-      j["transitions"] = r.transitions;
-      j["states_per_second"] = rate;
-      j["symmetry"] = r.symmetry_used;
-      j["symmetry_group"] = r.symmetry_group;
-      if (r.symmetry_used) j["symmetry_source"] = r.symmetry_source;
-      if (r.automorphism_order > 0) j["automorphism_order"] = r.automorphism_order;
-      j["por"] = r.por_used;
-    } else {
-      j["instructions"] = r.instructions;
-      j[r.engine == Engine::Random ? "schedules" : "greedy_runs"] = r.runs;
-    }
+    stats_json(r, j);
     j["seconds"] = r.seconds;
     j["phases"] = {{"compose_lower", sr.phases.compose_lower}, {"decide", sr.phases.decide}, {"rechecks", sr.phases.rechecks}};
     j["global_property"] = global_status_name(r.global);
@@ -336,16 +368,7 @@ void print_result(const ScenarioResult& sr, bool json, const std::string& title,
               << " 4 steps (INFERRED); decided as if it were set\n";
   }
   std::cout << "verdict:  " << verdict_text(r) << '\n';
-  if (r.engine == Engine::Explicit) {
-    std::cout << "states:   " << r.states << " explored in " << r.seconds << " s (" << static_cast<std::uint64_t>(rate)
-              << " states/s), reductions: " << (r.symmetry_used || r.por_used ? "" : "lipton or none")
-              << (r.por_used ? "por" : "")
-              << (r.symmetry_used ? std::string(r.por_used ? "+" : "") + "symmetry (" + symmetry_text(r) + ")" : "")
-              << '\n';
-  } else {
-    std::cout << "work:     " << r.instructions << " instructions executed in " << r.runs
-              << (r.engine == Engine::Random ? " schedules, " : " greedy runs, ") << r.seconds << " s\n";
-  }
+  std::cout << stats_line(r) << '\n';
   if (const std::string note = note_text(r); !note.empty()) std::cout << "note:     " << note << '\n';
   std::cout << "global barrier property: " << global_text(r) << '\n';
   if (r.broke_in_round) std::cout << "broke in round: " << r.broke_in_round << '\n';

@@ -6,10 +6,22 @@
 #include <nlohmann/json.hpp>
 
 #include "neffbar/model/scenarios/options_json.h"
+#include "neffbar/overloaded.h"
 
 namespace neffbar::report {
 
 using namespace model;
+
+namespace {
+
+// The work column: what the deciding engine counted, in its unit.
+std::string work_text(const EngineStats& stats) {
+  return std::visit(Overloaded{[](const SearchStats& s) { return std::to_string(s.states) + " states"; },
+                               [](const RunStats& w) { return std::to_string(w.instructions) + " instr."; }},
+                    stats);
+}
+
+}  // namespace
 
 std::string full_summary_markdown(const std::vector<MatrixRow>& rows) {
   // key: lowering, fabric, wiring, host-CC (1-round rows); per leader count the chip
@@ -73,7 +85,7 @@ std::string matrix_markdown(const std::vector<MatrixRow>& rows) {
            std::string(name(r.topo.wiring)) + " | " + std::string(name(r.topo.lowering)) + " | " +
            std::string(name(r.hyp.roles)) + " | " + std::string(name(r.hyp.host_addrs)) + " | " +
            std::string(verdict_name(r.verdict)) + " | " + std::string(global_status_name(r.global)) + " | " +
-           (r.broke_in_round ? std::to_string(r.broke_in_round) : "") + " | " + (r.engine == Engine::Explicit ? std::to_string(r.states) + " states" : std::to_string(r.instructions) + " instr.") + " | " +
+           (r.broke_in_round ? std::to_string(r.broke_in_round) : "") + " | " + work_text(r.stats) + " | " +
            (r.cex_steps ? std::to_string(r.cex_steps) : "") + " | " + std::string(engine_name(r.engine)) +
            (r.exact ? "" : " (not exact)") + " |\n";
     if (!r.counterexample.empty()) {
@@ -100,11 +112,9 @@ std::string matrix_json(const std::vector<MatrixRow>& rows) {
     j["global_property"] = global_status_name(r.global);
     j["global_property_holds"] = r.global_holds();
     if (r.broke_in_round) j["broke_in_round"] = r.broke_in_round;
-    if (r.engine == Engine::Explicit) {
-      j["states"] = r.states;
-    } else {
-      j["instructions"] = r.instructions;
-    }
+    std::visit(Overloaded{[&](const SearchStats& s) { j["states"] = s.states; },
+                          [&](const RunStats& w) { j["instructions"] = w.instructions; }},
+               r.stats);
     j["seconds"] = r.seconds;
     if (!r.counterexample.empty()) j["counterexample"] = r.counterexample;
     arr.push_back(std::move(j));

@@ -118,25 +118,25 @@ TEST(AutomaticSymmetry, CopiesOfOneConfigCostTheirMultisets) {
     EXPECT_EQ(plain.found_mask, found.found_mask) << n;
     EXPECT_EQ(plain.global, found.global) << n;
     EXPECT_TRUE(found.exact()) << n;
-    EXPECT_FALSE(plain.symmetry_used) << n;
-    EXPECT_TRUE(found.symmetry_used) << n;
-    EXPECT_EQ(found.symmetry_source, nauty().name()) << n;
-    EXPECT_EQ(found.symmetry_group, factorial(n)) << n;
-    EXPECT_DOUBLE_EQ(found.automorphism_order, static_cast<double>(factorial(n))) << n;
+    EXPECT_FALSE(plain.search().symmetry_used) << n;
+    EXPECT_TRUE(found.search().symmetry_used) << n;
+    EXPECT_EQ(found.search().symmetry_source, nauty().name()) << n;
+    EXPECT_EQ(found.search().symmetry_group, factorial(n)) << n;
+    EXPECT_DOUBLE_EQ(found.search().automorphism_order, static_cast<double>(factorial(n))) << n;
     std::uint64_t three_n = 1;
     for (std::uint32_t i = 0; i < n; ++i) three_n *= 3;
-    EXPECT_EQ(plain.states, three_n) << n;
-    EXPECT_EQ(found.states, std::uint64_t{n + 2} * (n + 1) / 2) << n;
+    EXPECT_EQ(plain.search().states, three_n) << n;
+    EXPECT_EQ(found.search().states, std::uint64_t{n + 2} * (n + 1) / 2) << n;
   }
   // At the deployed count, where the unreduced search runs out of memory.
   const CheckResult big = copies(64, &nauty());
   EXPECT_TRUE(big.exact());
-  EXPECT_EQ(big.states, 66u * 65 / 2);
-  EXPECT_EQ(big.symmetry_group, UINT64_MAX);  // 64! saturates
-  EXPECT_GT(big.automorphism_order, 1e89);    // 64! = 1.27e89
+  EXPECT_EQ(big.search().states, 66u * 65 / 2);
+  EXPECT_EQ(big.search().symmetry_group, UINT64_MAX);  // 64! saturates
+  EXPECT_GT(big.search().automorphism_order, 1e89);    // 64! = 1.27e89
   EXPECT_EQ(big.verdict, copies(2, nullptr).verdict);
   // --no-symmetry turns it off too.
-  EXPECT_FALSE(copies(3, &nauty(), /*symmetry=*/false).symmetry_used);
+  EXPECT_FALSE(copies(3, &nauty(), /*symmetry=*/false).search().symmetry_used);
 }
 
 // Sound where it is used: on arbitrary systems with the hints dropped (the symmetric
@@ -165,7 +165,7 @@ TEST(AutomaticSymmetry, AgreesWithTheReferenceWithoutHints) {
           testing::report_disagreement(ac.sys, r, ref, testing::ReportContext{.broke_in_round = 0});
       ASSERT_TRUE(why.empty()) << "system " << i << (por ? " with POR" : "") << ": " << why << '\n' << listing(ac.sys);
       ++compared;
-      used += r.symmetry_used ? 1 : 0;
+      used += r.search().symmetry_used ? 1 : 0;
     }
     const std::optional<Symmetry> s = Symmetry::automatic(ac.sys, blocks_of(ac.sys), nauty());
     moved_more += s && s->images().size() > 1 ? 1 : 0;
@@ -226,7 +226,7 @@ TEST(AutomaticSymmetry, AGeneratorThatIsNoAutomorphismIsRefused) {
   o.collect_all = true;
   o.automorphisms = &lying;
   const CheckResult r = check_explicit(sys, o);
-  EXPECT_FALSE(r.symmetry_used);
+  EXPECT_FALSE(r.search().symmetry_used);
   EXPECT_EQ(r.found_mask, testing::reference_check(sys).found_mask);
 }
 
@@ -326,22 +326,22 @@ TEST(AutomaticSymmetry, ARingIsReducedByItsRotations) {
   o.por = false;  // (partial-order reduction takes the ring to a handful of states)
   o.automorphisms = &nauty();
   const CheckResult reduced = check_explicit(sys, o);
-  std::cout << "ring of " << N << ": " << reduced.states << " states, ";
+  std::cout << "ring of " << N << ": " << reduced.search().states << " states, ";
   o.symmetry = false;
   const CheckResult whole = check_explicit(sys, o);
-  std::cout << whole.states << " without the rotations\n";
-  EXPECT_TRUE(reduced.symmetry_used);
+  std::cout << whole.search().states << " without the rotations\n";
+  EXPECT_TRUE(reduced.search().symmetry_used);
   EXPECT_EQ(reduced.verdict, whole.verdict);
   EXPECT_EQ(reduced.found_mask, whole.found_mask);
-  ASSERT_GT(whole.states, 3u * N);
-  EXPECT_GE(reduced.states * N, whole.states);
-  EXPECT_LE(reduced.states * N, whole.states + (N - 1) * 4) << "one state per orbit of the rotations";
+  ASSERT_GT(whole.search().states, 3u * N);
+  EXPECT_GE(reduced.search().states * N, whole.search().states);
+  EXPECT_LE(reduced.search().states * N, whole.search().states + (N - 1) * 4) << "one state per orbit of the rotations";
   // The unreduced search is the plain reference the reductions are checked against: it
   // takes no symmetry even where, as here, every instruction is its own image.
   o.symmetry = true;
   o.reduce = false;
   const CheckResult plain = check_explicit(sys, o);
-  EXPECT_FALSE(plain.symmetry_used);
+  EXPECT_FALSE(plain.search().symmetry_used);
   EXPECT_EQ(plain.verdict, whole.verdict);
 }
 

@@ -90,7 +90,7 @@ TEST(Budgets, TheSymmetryCanonicalisationPollsTheClock) {
   Expiring setup;
   o.clock = setup.after(1'000'000);
   o.max_states = 0;
-  ASSERT_TRUE(check_explicit(l.system, o).symmetry_used);
+  ASSERT_TRUE(check_explicit(l.system, o).search().symmetry_used);
   const std::uint64_t before_search = *setup.read;
   o.max_states = 1'000'000;
   Expiring clock;
@@ -98,10 +98,10 @@ TEST(Budgets, TheSymmetryCanonicalisationPollsTheClock) {
   const CheckResult r = check_explicit(l.system, o);
   EXPECT_EQ(r.verdict, Verdict::Budget);
   EXPECT_EQ(note_text(r), "time budget exhausted");
-  EXPECT_TRUE(r.symmetry_used);
+  EXPECT_TRUE(r.search().symmetry_used);
   // A few successors of the first states: reading the clock only per expanded state
   // would have let ~257 canonicalisations pass between two reads.
-  EXPECT_LE(r.states, 40u) << "clock reads: " << *clock.read;
+  EXPECT_LE(r.search().states, 40u) << "clock reads: " << *clock.read;
   EXPECT_FALSE(r.exact());
 }
 
@@ -113,7 +113,7 @@ TEST(Budgets, TheSymmetryVerificationPollsTheClock) {
   const CheckResult r = check_explicit(l.system, o);
   EXPECT_EQ(r.verdict, Verdict::Budget);
   EXPECT_EQ(note_text(r), "time budget exhausted while verifying the symmetry");
-  EXPECT_EQ(r.states, 0u);
+  EXPECT_EQ(r.search().states, 0u);
   Expiring first;
   o.clock = first.after(0);
   EXPECT_EQ(note_text(check_explicit(l.system, o)), "time budget exhausted before the search started");
@@ -129,7 +129,7 @@ TEST(Budgets, TheStateBudgetHoldsInsideABlockExpansion) {
     o.max_states = n;
     const CheckResult r = check_explicit(l.system, o);
     EXPECT_EQ(r.verdict, Verdict::Budget) << n;
-    EXPECT_EQ(r.states, n + 1) << "the state past the budget ends the search";
+    EXPECT_EQ(r.search().states, n + 1) << "the state past the budget ends the search";
     EXPECT_EQ(note_text(r), "state budget exhausted");
   }
 }
@@ -143,11 +143,11 @@ TEST(Budgets, TheMemoryBudgetEndsTheSearchBeforeTheTablesPassIt) {
     const CheckResult r = check_explicit(l.system, o);
     EXPECT_EQ(r.verdict, Verdict::Budget) << mib;
     EXPECT_NE(note_text(r).find("memory budget exhausted"), std::string::npos) << note_text(r);
-    EXPECT_GT(r.states, 0u);
+    EXPECT_GT(r.search().states, 0u);
     // 257 pcs of 2 bytes a state (+ 2 MiB of value tables): what the search holds
     // stays under the budget, and most of the budget is used.
-    EXPECT_LT(r.states * 257 * 2 + (2u << 20), o.max_memory) << mib;
-    EXPECT_GT((r.states * 257 * 2 + (2u << 20)) * 2, o.max_memory) << "the budget is used, not wasted: " << r.states;
+    EXPECT_LT(r.search().states * 257 * 2 + (2u << 20), o.max_memory) << mib;
+    EXPECT_GT((r.search().states * 257 * 2 + (2u << 20)) * 2, o.max_memory) << "the budget is used, not wasted: " << r.search().states;
   }
 }
 
@@ -324,10 +324,10 @@ TEST(Budgets, AnInstructionBudgetOfExactlyWhatTheDecisionTakesIsEnough) {
     const Result<CheckResult> free = check_persistent(l.system, PersistentOptions{});
     ASSERT_TRUE(free.ok() && free->exact()) << chips << "x" << leaders;
     PersistentOptions o;
-    o.max_instructions = free->instructions;
+    o.max_instructions = free->work().instructions;
     const Result<CheckResult> just = check_persistent(l.system, o);
     ASSERT_TRUE(just.ok());
-    EXPECT_EQ(just->verdict, free->verdict) << chips << "x" << leaders << " with exactly " << free->instructions;
+    EXPECT_EQ(just->verdict, free->verdict) << chips << "x" << leaders << " with exactly " << free->work().instructions;
     EXPECT_TRUE(just->exact()) << chips << "x" << leaders;
   }
 }
@@ -342,12 +342,12 @@ TEST(Budgets, ARandomScheduleKeepsTheTimeBudgetInside) {
   o.max_seconds = 10;
   o.clock = clock.after(1);  // expires at the 2nd read
   const CheckResult r = check_random(l.system, 5, 1, 3, o);
-  EXPECT_EQ(r.runs, 1u);
+  EXPECT_EQ(r.work().runs, 1u);
   EXPECT_NE(note_text(r).find("time budget exhausted inside schedule 1 (after "), std::string::npos) << note_text(r);
   EXPECT_NE(note_text(r).find("a whole schedule runs up to " + std::to_string(instruction_count(l.system)) + " instructions"),
             std::string::npos)
       << note_text(r);
-  EXPECT_LT(r.instructions, instruction_count(l.system));
+  EXPECT_LT(r.work().instructions, instruction_count(l.system));
   EXPECT_FALSE(r.exact());
 }
 
@@ -437,11 +437,11 @@ TEST(Budgets, RandomProgressBetweenSchedulesCountsTheSchedulesBefore) {
   };
   const CheckResult r = check_random(l.system, 20, 1, 3, o);
   ASSERT_FALSE(failing(r.verdict)) << note_text(r);
-  EXPECT_EQ(r.instructions, 20 * n) << "every schedule runs every instruction";
+  EXPECT_EQ(r.work().instructions, 20 * n) << "every schedule runs every instruction";
   ASSERT_GE(counts.size(), 8u);
   for (std::size_t i = 1; i < counts.size(); ++i) {
     EXPECT_EQ(counts[i] % n, 0u) << "call " << i << ": " << counts[i] << " of schedules of " << n;
-    EXPECT_LE(counts[i], r.instructions) << "call " << i;
+    EXPECT_LE(counts[i], r.work().instructions) << "call " << i;
   }
 }
 

@@ -169,10 +169,10 @@ TEST(Engines, ReductionsAgreeWithTheUnreducedSearch) {
         o.symmetry = v.sym;
         const CheckResult r = check_explicit(sys, o);
         ++compared;
-        sym_used += r.symmetry_used;
+        sym_used += r.search().symmetry_used;
         EXPECT_EQ(r.found_mask, ref.found_mask)
             << scenario_title(s.topo, s.hyp) << " fault " << name(f) << " variant " << v.reduce << v.por << v.sym;
-        EXPECT_LE(r.states, ref.states);
+        EXPECT_LE(r.search().states, ref.search().states);
         if (r.cex) {
           EXPECT_TRUE(replay(sys, *r.cex)) << scenario_title(s.topo, s.hyp) << " fault " << name(f);
         }
@@ -191,27 +191,27 @@ TEST(Engines, SymmetryIsRefusedForAsymmetricSystems) {
   Composition comp = *compose(t);
   const Lowered sym = *lower_with_hints(comp, {});
   CheckOptions o;
-  EXPECT_FALSE(check_explicit(sym.system, o).symmetry_used);  // no hints, no symmetry
+  EXPECT_FALSE(check_explicit(sym.system, o).search().symmetry_used);  // no hints, no symmetry
   o.symmetry_hints = sym.hints;
-  EXPECT_TRUE(check_explicit(sym.system, o).symmetry_used);
+  EXPECT_TRUE(check_explicit(sym.system, o).search().symmetry_used);
   o.reduce = false;
   // Unreduced, no symmetry; the reduce switch alone is pinned on a system symmetric
   // instruction by instruction (AutomaticSymmetry.ARingIsReducedByItsRotations).
-  EXPECT_FALSE(check_explicit(sym.system, o).symmetry_used) << "no symmetry unreduced";
+  EXPECT_FALSE(check_explicit(sym.system, o).search().symmetry_used) << "no symmetry unreduced";
   o.reduce = true;
   SymmetryHints longer = sym.hints;  // malformed: one leader more than chips x leaders
   longer.leader_proc.push_back(static_cast<std::int32_t>(sym.system.procs.size()) - 1);  // the host: in no column yet
   o.symmetry_hints = longer;
-  EXPECT_FALSE(check_explicit(sym.system, o).symmetry_used);
+  EXPECT_FALSE(check_explicit(sym.system, o).search().symmetry_used);
   SymmetryHints twice = sym.hints;  // malformed: a process in two columns
   twice.leader_proc[3] = twice.leader_proc[2];
   o.symmetry_hints = twice;
-  EXPECT_FALSE(check_explicit(sym.system, o).symmetry_used);
+  EXPECT_FALSE(check_explicit(sym.system, o).search().symmetry_used);
   o.symmetry_hints = sym.hints;
   ASSERT_TRUE(inject(comp, Fault::RaiseThreshold, 1));
   const Lowered asym = *lower_with_hints(comp, {});
   o.symmetry_hints = asym.hints;
-  EXPECT_FALSE(check_explicit(asym.system, o).symmetry_used);
+  EXPECT_FALSE(check_explicit(asym.system, o).search().symmetry_used);
 }
 
 TEST(Engines, StaticOracleAgreesWithTheExhaustiveChecker) {
@@ -348,7 +348,7 @@ TEST(Engines, ScaleTargetsAreExhaustive) {
   big.run.engine = Engine::Explicit;
   const auto r = run_scenario(big);
   EXPECT_EQ(r->result.verdict, Verdict::Ok);
-  EXPECT_TRUE(r->result.symmetry_used);
+  EXPECT_TRUE(r->result.search().symmetry_used);
 }
 
 TEST(Engines, RandomModeFindsC7AndRuns64Chips) {
@@ -367,13 +367,13 @@ TEST(Engines, RandomModeFindsC7AndRuns64Chips) {
   big.run.check.guarantee = GuaranteeMode::Declared;
   const auto b = run_scenario(big);
   EXPECT_EQ(b->result.verdict, Verdict::Ok);
-  EXPECT_EQ(b->result.runs, 3u);
+  EXPECT_EQ(b->result.work().runs, 3u);
   EXPECT_FALSE(b->result.exact());
   EXPECT_NE(b->result.global, GlobalStatus::Holds);  // never "holds": broken (C7) or not refuted
   if (b->result.global_finding) {
     EXPECT_TRUE(replay(b->system, *b->result.global_finding));
   }
-  EXPECT_GT(b->result.instructions, 3u * 64 * 4 * 20);           // the instructions it really executed
+  EXPECT_GT(b->result.work().instructions, 3u * 64 * 4 * 20);           // the instructions it really executed
 }
 
 // run_block's contract (block.h): a block that is blocked or fails leaves the values as
@@ -403,7 +403,7 @@ TEST(Engines, RandomModeTriesTheDefault100Schedules) {
   o.engine = Engine::Random;
   const Result<CheckResult> r = decide(good_pair(), o);
   ASSERT_TRUE(r.ok());
-  EXPECT_EQ(r->runs, 100u);
+  EXPECT_EQ(r->work().runs, 100u);
   EXPECT_FALSE(r->exact());
   const EngineOptions from_scenario = Scenario{}.run;  // a scenario's (the CLI's) defaults too
   EXPECT_EQ(from_scenario.random_runs, 100u);

@@ -291,14 +291,14 @@ TEST(Persistent, WithoutAnUnsafeNoCandidateIsRefined) {
   const CheckResult r = persistent(low->system);
   ASSERT_EQ(r.verdict, Verdict::GlobalUnsafe);
   EXPECT_EQ(r.found_mask & bit(Verdict::Unsafe), 0u);
-  EXPECT_EQ(r.runs, 5u);
+  EXPECT_EQ(r.work().runs, 5u);
 }
 
 TEST(Persistent, EachVerdictOnHandMadeSystems) {
   const System good = make(2, {{arrive(), inc(1), wait(0), depart()}, {arrive(), inc(0), wait(1), depart()}}, {{0, 1}, {0, 1}});
   EXPECT_EQ(persistent(good).verdict, Verdict::Ok);
   EXPECT_EQ(persistent(good).global, GlobalStatus::Holds);
-  EXPECT_EQ(note_text(persistent(good)), "persistent system: exact from " + std::to_string(persistent(good).runs) +
+  EXPECT_EQ(note_text(persistent(good)), "persistent system: exact from " + std::to_string(persistent(good).work().runs) +
                                              " greedy runs; the counterexample is a greedy run cut to what the violation "
                                              "depends on, not necessarily a shortest one");
   const System dead = make(2, {{arrive(), wait(0), inc(1), depart()}, {arrive(), wait(1), inc(0), depart()}});

@@ -169,7 +169,7 @@ TEST(RandomSchedules, ASystemWithoutSemaphoresRunsItsMarkers) {
   const System s = make(0, {{arrive(), depart(), arrive(1), depart(1)}}, {}, 2);
   const CheckResult r = check_random(s, 3, 1);
   EXPECT_FALSE(failing(r.verdict)) << note_text(r);
-  EXPECT_EQ(r.instructions, 3u * 4u);
+  EXPECT_EQ(r.work().instructions, 3u * 4u);
 }
 
 // The global property counts the participants' arrivals only: a non-participant that

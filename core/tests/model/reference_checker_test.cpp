@@ -124,7 +124,7 @@ bool symmetry_used(const System& sys, const SymmetryHints& hints) {
   CheckOptions o;
   o.symmetry_hints = hints;
   o.max_states = 1;  // the verification happens before the search
-  return check_explicit(sys, o).symmetry_used;
+  return check_explicit(sys, o).search().symmetry_used;
 }
 
 // (c): an UNSAFE that is there only because a guarantee names a non-participant.

@@ -126,7 +126,7 @@ TEST(StateSetPeak, TheValueTablesAreBuiltWhenTheBudgetHoldsThemAndNeverAllocated
   const CheckResult decided = check_explicit(s, o);
   EXPECT_EQ(decided.verdict, Verdict::NotReusable) << note_text(decided);  // the increments stay
   EXPECT_TRUE(decided.exhaustive) << note_text(decided);
-  EXPECT_EQ(decided.states, check_explicit(s).states);
+  EXPECT_EQ(decided.search().states, check_explicit(s).search().states);
 }
 
 // Tables a budget refuses are named with their size in MiB, and nothing of them is

@@ -65,8 +65,7 @@ Result<MatrixRow> matrix_row(const Scenario& s, bool keep) {
   row.hyp = s.hyp;
   row.verdict = r->result.verdict;
   row.global = r->result.global;
-  row.states = r->result.states;
-  row.instructions = r->result.instructions;
+  row.stats = r->result.stats;
   row.seconds = r->result.seconds;
   row.broke_in_round = r->result.broke_in_round;
   row.engine = r->result.engine;

@@ -18,8 +18,7 @@ struct MatrixRow {
   Hypotheses hyp;
   Verdict verdict = Verdict::Ok;
   GlobalStatus global = GlobalStatus::Holds;
-  std::uint64_t states = 0;        // the explicit search: states stored
-  std::uint64_t instructions = 0;  // the persistent engine, random schedules: instructions executed
+  EngineStats stats;  // the deciding engine's
   double seconds = 0;
   std::uint32_t broke_in_round = 0;
   Engine engine = Engine::Explicit;

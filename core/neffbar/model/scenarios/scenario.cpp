@@ -37,6 +37,7 @@ Result<CheckResult> out_of_time(const System& sys, Engine engine, double seconds
   r.exhaustive = false;
   r.global = GlobalStatus::Unknown;
   r.engine = engine != Engine::Auto ? engine : q.ok ? Engine::Persistent : Engine::Explicit;
+  r.stats = empty_stats(r.engine);
   r.not_persistent = q.reason;
   r.note.cut = Cut{Stop::Time, " before the check started (composing and lowering)"};
   r.seconds = seconds;

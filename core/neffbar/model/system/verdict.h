@@ -8,6 +8,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <variant>
 #include <vector>
 
 #include "neffbar/enum_names.h"
@@ -126,8 +127,30 @@ struct Note {
   bool round_unmeasured = false;     // a failing verdict whose broke-in-round a budget left unmeasured
 };
 
-// CheckResult::symmetry_source when the lowering's symmetry hints checked out.
+// SearchStats::symmetry_source when the lowering's symmetry hints checked out.
 inline constexpr std::string_view kSymmetryFromHints = "hints";
+
+// What the explicit search counted, and the reductions it used.
+struct SearchStats {
+  std::uint64_t states = 0, transitions = 0;  // states stored, blocks fired
+  bool symmetry_used = false;
+  std::uint64_t symmetry_group = 1;  // size of the verified symmetry group (the upper bound of its reduction; saturates)
+  std::string symmetry_source;       // kSymmetryFromHints, or the automorphism finder's name ("nauty 2.8.6 (64 bits)")
+  double automorphism_order = 0;     // the order of the group the finder found (0: not asked)
+  bool por_used = false;
+  friend bool operator==(const SearchStats&, const SearchStats&) = default;
+};
+
+// What an engine that runs the programs counted: the persistent engine (greedy runs)
+// and random schedules (schedules tried).
+struct RunStats {
+  std::uint64_t instructions = 0;  // instructions executed
+  std::uint64_t runs = 0;
+  friend bool operator==(const RunStats&, const RunStats&) = default;
+};
+
+// An engine's own statistics: its type is the engine's (CheckResult::engine).
+using EngineStats = std::variant<SearchStats, RunStats>;
 
 struct CheckResult {
   Verdict verdict = Verdict::Ok;
@@ -135,24 +158,24 @@ struct CheckResult {
   std::optional<Counterexample> global_finding;  // global-only violation (guarantees held), always reported
   GlobalStatus global = GlobalStatus::Unknown;
   std::uint32_t found_mask = 0;                  // every kind seen (complete with collect_all)
-  std::uint64_t states = 0, transitions = 0;     // the explicit search: states stored, blocks fired
-  std::uint64_t instructions = 0;                // random schedules, persistent engine: instructions executed
   double seconds = 0;
   bool exhaustive = true;                        // the verdict covers every interleaving
   Engine engine = Engine::Explicit;
-  bool symmetry_used = false;
-  std::uint64_t symmetry_group = 1;  // size of the verified symmetry group (the upper bound of its reduction; saturates)
-  std::string symmetry_source;       // kSymmetryFromHints, or the automorphism finder's name ("nauty 2.8.6 (64 bits)")
-  double automorphism_order = 0;     // the order of the group the finder found (0: not asked)
-  bool por_used = false;
-  std::uint64_t runs = 0;            // random: schedules tried; persistent: greedy runs
+  EngineStats stats;                 // SearchStats from the explicit search, RunStats from the others
   std::uint32_t broke_in_round = 0;  // failing verdict: the smallest round count that already fails (0: not computed)
   Note note;
   // Why the persistent engine cannot decide this system (the system does not qualify);
   // empty when it qualifies.  Set by decide() whichever engine ran.
   std::string not_persistent;
   [[nodiscard]] bool exact() const { return exhaustive && engine != Engine::Random && verdict != Verdict::Budget; }
+  // The statistics as the engine's type (std::bad_variant_access from another engine).
+  [[nodiscard]] const SearchStats& search() const { return std::get<SearchStats>(stats); }
+  [[nodiscard]] const RunStats& work() const { return std::get<RunStats>(stats); }
 };
+
+// Engine `e`'s statistics, empty: SearchStats for the explicit search (and auto, until
+// it has chosen), RunStats for the persistent engine and random schedules.
+EngineStats empty_stats(Engine e);
 
 // The note in one line, its parts joined by "; " (empty: nothing to say).
 std::string note_text(const CheckResult& r);

@@ -251,8 +251,9 @@ void verdict_of(const Compiled& c, const CheckOptions& opt, const std::optional<
                 CheckResult& res) {
   const Findings& f = s.f;
   const bool cut = f.stop.has_value();
-  res.states = s.states.size();
-  res.transitions = f.transitions;
+  SearchStats& st = std::get<SearchStats>(res.stats);
+  st.states = s.states.size();
+  st.transitions = f.transitions;
   res.found_mask = f.found_mask;
   std::optional<Finding> chosen = f.failure ? f.failure : f.not_reusable;
   if (!chosen && f.global && opt.guarantee == GuaranteeMode::Global) chosen = f.global;
@@ -279,6 +280,7 @@ void verdict_of(const Compiled& c, const CheckOptions& opt, const std::optional<
 CheckResult check_explicit(const System& sys, const CheckOptions& opt) {
   CheckResult res;
   res.engine = Engine::Explicit;
+  SearchStats& st = res.stats.emplace<SearchStats>();
   std::uint32_t states_seen = 0;  // the visited set's size, for the progress line
   Deadline deadline(
       opt.max_seconds, opt.clock, [&](double t) {
@@ -309,18 +311,18 @@ CheckResult check_explicit(const System& sys, const CheckOptions& opt) {
   std::optional<Symmetry> sym;
   if (opt.symmetry && opt.reduce) {
     sym = Symmetry::detect(sys, opt.symmetry_hints, c.blocks, &deadline);
-    if (sym) res.symmetry_source = kSymmetryFromHints;
+    if (sym) st.symmetry_source = kSymmetryFromHints;
     if (!sym && opt.automorphisms && !deadline.expired()) {
-      sym = Symmetry::automatic(sys, c.blocks, *opt.automorphisms, &res.automorphism_order, &deadline);
-      if (sym) res.symmetry_source = std::string(opt.automorphisms->name());
+      sym = Symmetry::automatic(sys, c.blocks, *opt.automorphisms, &st.automorphism_order, &deadline);
+      if (sym) st.symmetry_source = std::string(opt.automorphisms->name());
     }
   }
   if (deadline.expired()) return stopped(Stop::Time, " while verifying the symmetry");
-  res.symmetry_used = sym.has_value();
-  if (sym) res.symmetry_group = sym->group_size();
-  res.por_used = opt.reduce && opt.por && !c.overflow_possible;
+  st.symmetry_used = sym.has_value();
+  if (sym) st.symmetry_group = sym->group_size();
+  st.por_used = opt.reduce && opt.por && !c.overflow_possible;
 
-  Search search(c, opt, sym, res.por_used, deadline, fixed_bytes, states_seen);
+  Search search(c, opt, sym, st.por_used, deadline, fixed_bytes, states_seen);
   search.run();
   verdict_of(c, opt, sym, search, res);
   res.seconds = deadline.seconds();

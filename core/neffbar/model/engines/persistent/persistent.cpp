@@ -16,8 +16,7 @@ CheckResult Analysis::go() {
     general_rounds();
   }
   if (!budget_ && unsafe_ && !candidates_.empty()) refine();
-  res.runs = runs_;
-  res.instructions = run_.executed;
+  res.stats = RunStats{run_.executed, runs_};
   if (budget_) return cut(std::move(res));
   if (!unsafe_ && best_candidate_) {  // no UNSAFE anywhere: every candidate is global-only
     if (!global_ || earlier(*best_candidate_, *global_)) global_ = best_candidate_;

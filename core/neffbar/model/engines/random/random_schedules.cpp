@@ -282,6 +282,7 @@ CheckResult check_random(const System& sys, std::uint64_t runs, std::uint64_t se
                          const CommonOptions& opt, PctChange change_points) {
   CheckResult res;
   res.engine = Engine::Random;
+  RunStats& work = res.stats.emplace<RunStats>();
   res.exhaustive = false;
   std::uint64_t executed = 0;  // over every schedule, for the progress line
   const PctRun* current = nullptr;
@@ -330,17 +331,17 @@ CheckResult check_random(const System& sys, std::uint64_t runs, std::uint64_t se
       cut = true;
       break;
     }
-    ++res.runs;
+    ++work.runs;
     const Plan plan = make_plan(c.P, depth, total, rng, change_points);
     PctRun pct(c, plan);
     current = &pct;
     const Outcome o = run_schedule(c, pct, deadline);
     std::optional<Verdict> found = o.found;
     departed = departed || o.departed;
-    if (o.found && o.found_proc != kNone) ++res.instructions;  // the violating instruction ran too
+    if (o.found && o.found_proc != kNone) ++work.instructions;  // the violating instruction ran too
     current = nullptr;
     executed += pct.steps();
-    res.instructions += pct.steps();
+    work.instructions += pct.steps();
     if (o.cut) {
       res.note.cut = Cut{Stop::Time, " inside schedule " + std::to_string(run + 1) + " (after " +
                                          std::to_string(pct.steps()) + " of its instructions; " + per_schedule() + ")"};

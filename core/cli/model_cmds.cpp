@@ -229,26 +229,17 @@ bool not_ok(const CheckResult& r) { return r.verdict != Verdict::Ok; }
 
 // Random mode never says OK: it says what it did not refute.
 std::string verdict_text(const CheckResult& r) {
-  if (r.engine == Engine::Random && r.verdict == Verdict::Ok) return "NOT_REFUTED";
+  if (!engine_info(r.engine).proves && r.verdict == Verdict::Ok) return "NOT_REFUTED";
   return std::string(verdict_name(r.verdict));
 }
 
 std::string engine_text(const CheckResult& r) {
-  switch (r.engine) {
-    case Engine::Persistent:
-      if (r.exact()) return "persistent (exact)";
-      return failing(r.verdict) ? "persistent (budget ran out after a violation was found: the violation is real, the "
-                                  "analysis did not finish)"
-                                : "persistent (budget ran out: not exact)";
-    case Engine::Explicit:
-      if (r.exact()) return "explicit (exhaustive: exact)";
-      return failing(r.verdict) ? "explicit (budget ran out after a violation was found: the violation is real, the search is "
-                                  "not exhaustive)"
-                                : "explicit (budget ran out: not exact)";
-    case Engine::Random: return "random schedules (not exact: finds failures, proves nothing)";
-    case Engine::Auto: break;
-  }
-  return "?";
+  const EngineInfo& info = engine_info(r.engine);
+  if (r.exact() || !info.proves) return std::string(info.exact_text);
+  const std::string name(engine_name(r.engine));
+  return failing(r.verdict)
+             ? name + " (budget ran out after a violation was found: the violation is real, " + std::string(info.unfinished) + ")"
+             : name + " (budget ran out: not exact)";
 }
 
 // "group of 24, from the lowering's hints" / "group of 2^64 or more, found by nauty ...".
@@ -256,9 +247,6 @@ std::string symmetry_text(const SearchStats& s) {
   const std::string size = s.symmetry_group == UINT64_MAX ? "2^64 or more" : std::to_string(s.symmetry_group);
   return "group of " + size + (s.symmetry_source == kSymmetryFromHints ? ", from the lowering's hints" : ", found by " + s.symmetry_source);
 }
-
-// What the runs of a program engine are: schedules (random) or greedy runs (persistent).
-std::string_view runs_name(Engine e) { return e == Engine::Random ? "schedules" : "greedy runs"; }
 
 // The engine's statistics in the JSON, by their type.
 void stats_json(const CheckResult& r, nlohmann::ordered_json& j) {
@@ -274,7 +262,7 @@ void stats_json(const CheckResult& r, nlohmann::ordered_json& j) {
                         },
                         [&](const RunStats& w) {
                           j["instructions"] = w.instructions;
-                          std::string key(runs_name(r.engine));
+                          std::string key(engine_info(r.engine).runs);
                           std::replace(key.begin(), key.end(), ' ', '_');  // "schedules", "greedy_runs"
                           j[key] = w.runs;
                         }},
@@ -293,7 +281,7 @@ std::string stats_line(const CheckResult& r) {
                         },
                         [&](const RunStats& w) {
                           out << "work:     " << w.instructions << " instructions executed in " << w.runs << ' '
-                              << runs_name(r.engine) << ", " << r.seconds << " s";
+                              << engine_info(r.engine).runs << ", " << r.seconds << " s";
                         }},
              r.stats);
   return out.str();
@@ -304,7 +292,7 @@ std::string global_text(const CheckResult& r) {
     case GlobalStatus::Holds: return "holds";
     case GlobalStatus::Broken: return "BROKEN";
     case GlobalStatus::NotReached: return "not reached (no process departs)";
-    case GlobalStatus::NotRefuted: return "not refuted in " + std::to_string(r.work().runs) + " schedules";
+    case GlobalStatus::NotRefuted: return "not refuted in " + std::to_string(r.work().runs) + " " + std::string(engine_info(r.engine).runs);
     case GlobalStatus::Unknown:
       return r.verdict == Verdict::Budget || !r.exhaustive ? "unknown (budget)" : "unknown (the search stopped at the first failure)";
   }

@@ -6,6 +6,7 @@
 
 #include <limits>
 #include <memory>
+#include <variant>
 
 #include "hand_made.h"
 #include "neffbar/model/engines/common/block.h"
@@ -437,6 +438,23 @@ TEST(Engines, DecideSaysWhyASystemIsNotPersistentWhicheverEngineRan) {
   by_name.engine = Engine::Auto;
   EXPECT_EQ(decide(two_consumers, by_name)->engine, Engine::Explicit);
   EXPECT_EQ(decide(good_pair(), by_name)->engine, Engine::Persistent);
+}
+
+// Each engine's statistics type, as the engine itself fills it: the explicit search
+// counts states, the two engines that run the programs count instructions and runs.
+TEST(EngineStats, EachEnginesTypeIsTheOneItFills) {
+  EXPECT_TRUE(std::holds_alternative<SearchStats>(empty_stats(Engine::Explicit)));
+  EXPECT_TRUE(std::holds_alternative<SearchStats>(empty_stats(Engine::Auto)));
+  EXPECT_TRUE(std::holds_alternative<RunStats>(empty_stats(Engine::Persistent)));
+  EXPECT_TRUE(std::holds_alternative<RunStats>(empty_stats(Engine::Random)));
+  const System sys = make(1, {{arrive(), depart()}}, {{0}});
+  for (const Engine e : {Engine::Explicit, Engine::Persistent, Engine::Random}) {
+    EngineOptions o;
+    o.engine = e;
+    const Result<CheckResult> r = decide(sys, o);
+    ASSERT_TRUE(r.ok()) << engine_name(e);
+    EXPECT_EQ(r->stats.index(), empty_stats(e).index()) << engine_name(e);
+  }
 }
 
 }  // namespace

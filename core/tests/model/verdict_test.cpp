@@ -1,16 +1,12 @@
 // verdict.h: the note's one renderer.  What a cut means for the verdict is said from the
 // verdict and the counterexample; the remarks follow in order, and an unmeasured round
-// comes last.  Each engine's statistics type.
+// comes last.
 #include "neffbar/model/system/verdict.h"
 
 #include <gtest/gtest.h>
 
 #include <set>
 #include <string>
-#include <variant>
-
-#include "hand_made.h"
-#include "neffbar/model/engines/engine.h"
 
 namespace neffbar::model {
 namespace {
@@ -62,23 +58,6 @@ TEST(Note, RemarksInOrderAndTheUnmeasuredRoundLast) {
   r.note.cut = Cut{Stop::Instructions, ""};
   EXPECT_EQ(note_text(r).rfind("instruction budget exhausted after the violation was found", 0), 0u) << note_text(r);
   EXPECT_NE(note_text(r).find("may be missed; first; second; broke in round"), std::string::npos) << note_text(r);
-}
-
-// Each engine's statistics type, as the engine itself fills it: the explicit search
-// counts states, the two engines that run the programs count instructions and runs.
-TEST(EngineStats, EachEnginesTypeIsTheOneItFills) {
-  EXPECT_TRUE(std::holds_alternative<SearchStats>(empty_stats(Engine::Explicit)));
-  EXPECT_TRUE(std::holds_alternative<SearchStats>(empty_stats(Engine::Auto)));
-  EXPECT_TRUE(std::holds_alternative<RunStats>(empty_stats(Engine::Persistent)));
-  EXPECT_TRUE(std::holds_alternative<RunStats>(empty_stats(Engine::Random)));
-  const System sys = hand_made::make(1, {{hand_made::arrive(), hand_made::depart()}}, {{0}});
-  for (const Engine e : {Engine::Explicit, Engine::Persistent, Engine::Random}) {
-    EngineOptions o;
-    o.engine = e;
-    const Result<CheckResult> r = decide(sys, o);
-    ASSERT_TRUE(r.ok()) << engine_name(e);
-    EXPECT_EQ(r->stats.index(), empty_stats(e).index()) << engine_name(e);
-  }
 }
 
 }  // namespace

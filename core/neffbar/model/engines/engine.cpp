@@ -1,23 +1,38 @@
 #include "neffbar/model/engines/engine.h"
 
+#include <algorithm>
+#include <array>
+
 namespace neffbar::model {
 
 namespace {
 
-Result<CheckResult> run_engine(const System& sys, const EngineOptions& opt, const Qualification& q) {
-  switch (opt.engine) {
-    case Engine::Random: return check_random(sys, opt.random_runs, opt.seed, opt.depth, opt.check);
-    case Engine::Explicit: return check_explicit(sys, opt.check);
-    case Engine::Auto:
-    case Engine::Persistent:
-      if (q.ok) return check_persistent(sys, PersistentOptions{opt.check, opt.max_instructions});
-      if (opt.engine == Engine::Persistent) return persistent_refusal(q);
-      return check_explicit(sys, opt.check);
-  }
-  return Error{Errc::InvalidArgument, "engine", enum_choices<Engine>(), "?"};
-}
+constexpr std::array kEngines{
+    EngineInfo{Engine::Explicit, [](const System& sys, const EngineOptions& o) { return check_explicit(sys, o.check); },
+               false, true, true, "explicit (exhaustive: exact)", "the search is not exhaustive", "",
+               [] { return EngineStats{SearchStats{}}; }},
+    EngineInfo{Engine::Persistent,
+               [](const System& sys, const EngineOptions& o) {
+                 return *check_persistent(sys, PersistentOptions{o.check, o.max_instructions});
+               },
+               true, true, false, "persistent (exact)", "the analysis did not finish", "greedy runs",
+               [] { return EngineStats{RunStats{}}; }},
+    EngineInfo{Engine::Random,
+               [](const System& sys, const EngineOptions& o) {
+                 return check_random(sys, o.random_runs, o.seed, o.depth, o.check);
+               },
+               false, false, false, "random schedules (not exact: finds failures, proves nothing)", "", "schedules",
+               [] { return EngineStats{RunStats{}}; }},
+};
 
 }  // namespace
+
+const EngineInfo& engine_info(Engine e) {
+  const auto* row = std::find_if(kEngines.begin(), kEngines.end(), [e](const EngineInfo& i) { return i.engine == e; });
+  return row != kEngines.end() ? *row : kEngines.front();
+}
+
+EngineStats empty_stats(Engine e) { return engine_info(e).empty(); }
 
 Error persistent_refusal(const Qualification& q) {
   return Error{Errc::InvalidArgument, "persistent engine", "a persistent system", q.reason};
@@ -25,8 +40,12 @@ Error persistent_refusal(const Qualification& q) {
 
 Result<CheckResult> decide(const System& sys, const EngineOptions& opt) {
   const Qualification q = qualify(sys);
-  Result<CheckResult> r = run_engine(sys, opt, q);
-  if (r) r->not_persistent = q.reason;
+  // Auto: the persistent engine where the system qualifies, else the explicit search.
+  const Engine e = opt.engine != Engine::Auto ? opt.engine : q.ok ? Engine::Persistent : Engine::Explicit;
+  const EngineInfo& info = engine_info(e);
+  if (info.qualified_only && !q.ok) return persistent_refusal(q);
+  CheckResult r = info.run(sys, opt);
+  r.not_persistent = q.reason;
   return r;
 }
 

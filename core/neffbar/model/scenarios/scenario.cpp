@@ -31,7 +31,7 @@ namespace {
 // system that does not qualify is refused as decide() refuses it, whatever the time.
 Result<CheckResult> out_of_time(const System& sys, Engine engine, double seconds) {
   const Qualification q = qualify(sys);
-  if (engine == Engine::Persistent && !q.ok) return persistent_refusal(q);
+  if (engine_info(engine).qualified_only && !q.ok) return persistent_refusal(q);
   CheckResult r;
   r.verdict = Verdict::Budget;
   r.exhaustive = false;
@@ -76,10 +76,10 @@ Result<ScenarioResult> run_scenario(const Scenario& s) {
   // The round it broke in: the smallest round count that already fails.  The persistent
   // engine measures it in its own run; the explicit search re-checks fewer rounds.  A
   // re-check the budget cut leaves it unmeasured; the verdict stays what was decided.
-  if (failing(res.verdict) && res.broke_in_round == 0 && res.engine == Engine::Explicit) {
+  if (failing(res.verdict) && res.broke_in_round == 0 && engine_info(res.engine).rechecks_rounds) {
     res.broke_in_round = s.topo.rounds;
     EngineOptions fewer = run;
-    fewer.engine = Engine::Explicit;
+    fewer.engine = res.engine;
     for (std::uint32_t k = 1; k < s.topo.rounds; ++k) {
       std::optional<CheckResult> rk;  // empty: the budget was spent before this re-check
       if (!budget.check()) {

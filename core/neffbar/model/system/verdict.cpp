@@ -6,11 +6,6 @@ std::string_view verdict_name(Verdict v) { return enum_name(v); }
 std::string_view global_status_name(GlobalStatus g) { return enum_name(g); }
 std::string_view engine_name(Engine e) { return enum_name(e); }
 
-EngineStats empty_stats(Engine e) {
-  if (e == Engine::Persistent || e == Engine::Random) return RunStats{};
-  return SearchStats{};
-}
-
 namespace {
 
 std::string_view stop_phrase(Stop s) {

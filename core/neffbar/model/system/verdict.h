@@ -159,7 +159,7 @@ struct CheckResult {
   GlobalStatus global = GlobalStatus::Unknown;
   std::uint32_t found_mask = 0;                  // every kind seen (complete with collect_all)
   double seconds = 0;
-  bool exhaustive = true;                        // the verdict covers every interleaving
+  bool exhaustive = true;                        // the verdict covers every interleaving (random schedules: never)
   Engine engine = Engine::Explicit;
   EngineStats stats;                 // SearchStats from the explicit search, RunStats from the others
   std::uint32_t broke_in_round = 0;  // failing verdict: the smallest round count that already fails (0: not computed)
@@ -167,15 +167,11 @@ struct CheckResult {
   // Why the persistent engine cannot decide this system (the system does not qualify);
   // empty when it qualifies.  Set by decide() whichever engine ran.
   std::string not_persistent;
-  [[nodiscard]] bool exact() const { return exhaustive && engine != Engine::Random && verdict != Verdict::Budget; }
+  [[nodiscard]] bool exact() const { return exhaustive && verdict != Verdict::Budget; }
   // The statistics as the engine's type (std::bad_variant_access from another engine).
   [[nodiscard]] const SearchStats& search() const { return std::get<SearchStats>(stats); }
   [[nodiscard]] const RunStats& work() const { return std::get<RunStats>(stats); }
 };
-
-// Engine `e`'s statistics, empty: SearchStats for the explicit search (and auto, until
-// it has chosen), RunStats for the persistent engine and random schedules.
-EngineStats empty_stats(Engine e);
 
 // The note in one line, its parts joined by "; " (empty: nothing to say).
 std::string note_text(const CheckResult& r);

@@ -25,6 +25,12 @@ class EngineSet {
     for (Engine e : engines) bits_ |= bit(e);
   }
   [[nodiscard]] constexpr bool has(Engine e) const { return (bits_ & bit(e)) != 0; }
+  // Every engine, those added later too: an option common to all engines.
+  static constexpr EngineSet all() {
+    EngineSet s{};
+    s.bits_ = 0xFF;
+    return s;
+  }
 
  private:
   static constexpr std::uint8_t bit(Engine e) { return static_cast<std::uint8_t>(1u << static_cast<unsigned>(e)); }
@@ -80,7 +86,7 @@ inline constexpr std::array kEngineOptions{
                  }},
     EngineOption{"--max-seconds", "SECONDS", [] { return decimal_text(CommonOptions{}.max_seconds); },
                  "Time budget in seconds, every engine and every phase (a decimal number > 0)",
-                 EngineSet{Engine::Auto, Engine::Explicit, Engine::Persistent, Engine::Random}, "",
+                 EngineSet::all(), "",
                  [](std::string_view f, std::string_view t, EngineOptions& o) { return assign(o.check.max_seconds, parse_seconds(f, t)); }},
     EngineOption{"--max-memory", "SIZE", [] { return std::string("auto"); },
                  "Memory budget of the explicit search: MiB, or with K|M|G|T (auto: 4G, at most a quarter of physical "

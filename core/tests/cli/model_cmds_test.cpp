@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <array>
 #include <chrono>
+#include <map>
 #include <tuple>
 #include <vector>
 
@@ -660,6 +661,45 @@ TEST_F(ModelCmds, NumbersThatDoNotFitTheirOptionAreUsage) {
   EXPECT_NE(one_state.exit_code, 2) << one_state.err;
   EXPECT_NE(one_state.out.find("BUDGET"), std::string::npos) << one_state.out;
   EXPECT_EQ(run("check --chips 1 --max-seconds 0.5").exit_code, 0);
+}
+
+// `engines` lists every engine and engine option from the registry, and what it says
+// each option's readers are is what check does: an option is taken by the engines it
+// names and refused (exit 2, naming the option) by the others.
+TEST_F(ModelCmds, EnginesListsTheRegistryAndCheckFollowsIt) {
+  const Outcome md = run("engines");
+  EXPECT_EQ(md.exit_code, 0) << md.err;
+  for (const char* name : {"| explicit |", "| persistent |", "| random |", "`--seed`", "`--max-states`", "`--max-seconds`",
+                           "`--max-memory`", "`--no-reduce`", "`--no-symmetry`", "`--no-por`", "K\\|M\\|G\\|T"}) {
+    EXPECT_NE(md.out.find(name), std::string::npos) << name << " in\n" << md.out;
+  }
+  const Outcome js = run("engines --json");
+  ASSERT_EQ(js.exit_code, 0) << js.err;
+  const auto j = nlohmann::json::parse(js.out);
+  ASSERT_EQ(j["engines"].size(), 3u);
+  EXPECT_EQ(j["engines"][2]["name"], "random");
+  EXPECT_FALSE(j["engines"][2]["proves"]);
+  EXPECT_TRUE(j["engines"][1]["qualified_only"]);
+  EXPECT_EQ(j["engines"][1]["counts"], "instructions, greedy runs");
+  ASSERT_EQ(j["options"].size(), 7u);
+  const std::map<std::string, std::string> value = {{"--seed", "3"}, {"--max-states", "1000"}, {"--max-seconds", "60"},
+                                                    {"--max-memory", "1G"}, {"--no-reduce", ""}, {"--no-symmetry", ""},
+                                                    {"--no-por", ""}};
+  for (const auto& o : j["options"]) {
+    const std::string flag = o["flag"];
+    const auto readers = o["read_by"].get<std::vector<std::string>>();
+    for (const std::string engine : {"explicit", "persistent", "random"}) {
+      const bool reads = readers == std::vector<std::string>{"every engine"} ||
+                         std::find(readers.begin(), readers.end(), engine) != readers.end();
+      const Outcome r = run("check --chips 2 --engine " + engine + " " + flag + " " + value.at(flag));
+      if (reads) {
+        EXPECT_EQ(r.exit_code, 0) << flag << " with " << engine << ": " << r.err;
+      } else {
+        EXPECT_EQ(r.exit_code, 2) << flag << " with " << engine;
+        EXPECT_NE(r.err.find(flag), std::string::npos) << r.err;
+      }
+    }
+  }
 }
 
 }  // namespace

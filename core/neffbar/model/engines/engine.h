@@ -10,6 +10,7 @@
 #pragma once
 
 #include <cstdint>
+#include <span>
 #include <string_view>
 
 #include "neffbar/error.h"
@@ -31,6 +32,8 @@ struct EngineOptions {
 // One engine: how it runs and what its answers are.
 struct EngineInfo {
   Engine engine;
+  std::string_view summary;     // what it does, for `neffbar engines`
+  std::string_view counterexample;  // what its counterexamples are
   CheckResult (*run)(const System&, const EngineOptions&);
   bool qualified_only;          // answers only the systems that qualify (qualify(); else a refusal naming why)
   bool proves;                  // an uncut OK is exact (random schedules: never; their OK is "not refuted")
@@ -43,6 +46,9 @@ struct EngineInfo {
 
 // The row of engine `e` (Auto: the explicit search's, until it has chosen).
 const EngineInfo& engine_info(Engine e);
+
+// Every engine's row, in the order `neffbar engines` lists them.
+std::span<const EngineInfo> engines();
 
 // Engine `e`'s statistics, empty.
 EngineStats empty_stats(Engine e);

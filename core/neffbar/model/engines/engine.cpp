@@ -8,24 +8,43 @@ namespace neffbar::model {
 namespace {
 
 constexpr std::array kEngines{
-    EngineInfo{Engine::Explicit, "every interleaving, with reductions, within its state, memory and time budgets",
-               "a shortest one (breadth-first)",
-               [](const System& sys, const EngineOptions& o) { return check_explicit(sys, o.check); },
-               false, true, true, "explicit (exhaustive: exact)", "the search is not exhaustive", "",
-               [] { return EngineStats{SearchStats{}}; }},
-    EngineInfo{Engine::Persistent, "greedy runs of a system that qualifies (a persistent system): exact",
-               "a greedy run, cut to what the violation depends on; valid, not necessarily shortest",
-               [](const System& sys, const EngineOptions& o) {
-                 return *check_persistent(sys, PersistentOptions{o.check, o.max_instructions});
+    EngineInfo{.engine = Engine::Explicit,
+               .summary = "every interleaving, with reductions, within its state, memory and time budgets",
+               .counterexample = "a shortest one (breadth-first)",
+               .run = [](const System& sys, const EngineOptions& o) { return check_explicit(sys, o.check); },
+               .qualified_only = false,
+               .proves = true,
+               .rechecks_rounds = true,
+               .exact_text = "explicit (exhaustive: exact)",
+               .unfinished = "the search is not exhaustive",
+               .runs = "",
+               .empty = [] { return EngineStats{SearchStats{}}; }},
+    EngineInfo{.engine = Engine::Persistent,
+               .summary = "greedy runs of a system that qualifies (a persistent system): exact",
+               .counterexample = "a greedy run, cut to what the violation depends on; valid, not necessarily shortest",
+               .run = [](const System& sys, const EngineOptions& o) {
+                 return *check_persistent(sys, PersistentOptions{o.check, o.max_instructions});  // decide() qualified it
                },
-               true, true, false, "persistent (exact)", "the analysis did not finish", "greedy runs",
-               [] { return EngineStats{RunStats{}}; }},
-    EngineInfo{Engine::Random, "PCT schedules (--random N): finds failures, proves nothing", "the schedule that found it",
-               [](const System& sys, const EngineOptions& o) {
+               .qualified_only = true,
+               .proves = true,
+               .rechecks_rounds = false,  // its own run measures broke-in-round
+               .exact_text = "persistent (exact)",
+               .unfinished = "the analysis did not finish",
+               .runs = "greedy runs",
+               .empty = [] { return EngineStats{RunStats{}}; }},
+    EngineInfo{.engine = Engine::Random,
+               .summary = "PCT schedules (--random N): finds failures, proves nothing",
+               .counterexample = "the schedule that found it",
+               .run = [](const System& sys, const EngineOptions& o) {
                  return check_random(sys, o.random_runs, o.seed, o.depth, o.check);
                },
-               false, false, false, "random schedules (not exact: finds failures, proves nothing)", "", "schedules",
-               [] { return EngineStats{RunStats{}}; }},
+               .qualified_only = false,
+               .proves = false,
+               .rechecks_rounds = false,  // no verdict of fewer rounds would be exact either
+               .exact_text = "random schedules (not exact: finds failures, proves nothing)",
+               .unfinished = "",
+               .runs = "schedules",
+               .empty = [] { return EngineStats{RunStats{}}; }},
 };
 
 }  // namespace
@@ -37,6 +56,11 @@ const EngineInfo& engine_info(Engine e) {
 
 std::span<const EngineInfo> engines() { return kEngines; }
 
+Engine chosen_engine(Engine asked, const Qualification& q) {
+  if (asked != Engine::Auto) return asked;
+  return q.ok ? Engine::Persistent : Engine::Explicit;
+}
+
 EngineStats empty_stats(Engine e) { return engine_info(e).empty(); }
 
 Error persistent_refusal(const Qualification& q) {
@@ -45,9 +69,7 @@ Error persistent_refusal(const Qualification& q) {
 
 Result<CheckResult> decide(const System& sys, const EngineOptions& opt) {
   const Qualification q = qualify(sys);
-  // Auto: the persistent engine where the system qualifies, else the explicit search.
-  const Engine e = opt.engine != Engine::Auto ? opt.engine : q.ok ? Engine::Persistent : Engine::Explicit;
-  const EngineInfo& info = engine_info(e);
+  const EngineInfo& info = engine_info(chosen_engine(opt.engine, q));
   if (info.qualified_only && !q.ok) return persistent_refusal(q);
   CheckResult r = info.run(sys, opt);
   r.not_persistent = q.reason;

@@ -50,6 +50,10 @@ const EngineInfo& engine_info(Engine e);
 // Every engine's row, in the order `neffbar engines` lists them.
 std::span<const EngineInfo> engines();
 
+// The engine that runs when `asked` is: itself, or for auto the persistent engine where
+// the system qualifies (`q`), else the explicit search.
+Engine chosen_engine(Engine asked, const Qualification& q);
+
 // Engine `e`'s statistics, empty.
 EngineStats empty_stats(Engine e);
 

@@ -36,7 +36,7 @@ Result<CheckResult> out_of_time(const System& sys, Engine engine, double seconds
   r.verdict = Verdict::Budget;
   r.exhaustive = false;
   r.global = GlobalStatus::Unknown;
-  r.engine = engine != Engine::Auto ? engine : q.ok ? Engine::Persistent : Engine::Explicit;
+  r.engine = chosen_engine(engine, q);
   r.stats = empty_stats(r.engine);
   r.not_persistent = q.reason;
   r.note.cut = Cut{Stop::Time, " before the check started (composing and lowering)"};

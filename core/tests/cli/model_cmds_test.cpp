@@ -5,6 +5,7 @@
 #include <array>
 #include <chrono>
 #include <map>
+#include <sstream>
 #include <tuple>
 #include <vector>
 
@@ -272,6 +273,28 @@ TEST_F(ModelCmds, CheckJsonSaysWhereTheTimeWentByPhase) {
   EXPECT_GT(rechecked[0], 0.0);
   EXPECT_GT(rechecked[1], 0.0);
   EXPECT_GT(rechecked[2], 0.0) << "broke in round 1 of 3: rounds 1 and 2 re-checked";
+}
+
+// The explicit search's rate is its states over its seconds, in the JSON and in the text.
+TEST_F(ModelCmds, TheSearchsRateIsItsStatesOverItsSeconds) {
+  const Outcome js = run("check --chips 2 --leaders 2 --engine explicit --no-symmetry --json");
+  ASSERT_EQ(js.exit_code, 4) << js.err;
+  const nlohmann::json j = nlohmann::json::parse(js.out);
+  const double states = j["states"].get<double>(), seconds = j["seconds"].get<double>();
+  ASSERT_GT(states, 0.0);
+  ASSERT_GT(seconds, 0.0);
+  EXPECT_DOUBLE_EQ(j["states_per_second"].get<double>(), states / seconds);
+  const Outcome text = run("check --chips 2 --leaders 2 --engine explicit --no-symmetry");
+  const std::size_t at = text.out.find("states:   ");
+  ASSERT_NE(at, std::string::npos) << text.out;
+  std::istringstream line(text.out.substr(at + 10));
+  double n = 0, s = 0, rate = 0;
+  std::string explored, in, unit, open;
+  line >> n >> explored >> in >> s >> unit;
+  line.ignore(2);  // " ("
+  line >> rate;
+  ASSERT_GT(s, 0.0) << text.out;
+  EXPECT_NEAR(rate, n / s, n / s * 1e-3 + 1) << text.out;  // the seconds are printed to 6 digits
 }
 
 TEST_F(ModelCmds, PromelaRefusesWhatSpinCannotRun) {
@@ -675,6 +698,7 @@ TEST_F(ModelCmds, EnginesListsTheRegistryAndCheckFollowsIt) {
   }
   const Outcome js = run("engines --json");
   ASSERT_EQ(js.exit_code, 0) << js.err;
+  EXPECT_NE(js.out.find("\n  \"options\": ["), std::string::npos) << "indented by two, as every --json";
   const auto j = nlohmann::json::parse(js.out);
   ASSERT_EQ(j["engines"].size(), 3u);
   EXPECT_EQ(j["engines"][2]["name"], "random");

@@ -172,6 +172,19 @@ TEST(RandomSchedules, ASystemWithoutSemaphoresRunsItsMarkers) {
   EXPECT_EQ(r.work().instructions, 3u * 4u);
 }
 
+// The instructions executed: a violating instruction counts (it ran), a blocked wait
+// that ends a run in a deadlock does not (it never ran).
+TEST(RandomSchedules, TheViolatingInstructionCountsABlockedWaitDoesNot) {
+  const CheckResult deadlock = check_random(make(1, {{arrive(), wait(0), depart()}}), 1, 1);
+  ASSERT_EQ(deadlock.verdict, Verdict::Deadlock) << note_text(deadlock);
+  EXPECT_EQ(deadlock.work().instructions, 1u) << "the arrive ran, the wait never did";
+  // p0 departs before p1, whom its guarantee names, can arrive (p1 waits first): UNSAFE
+  // at p0's depart, the second instruction of the run.
+  const CheckResult unsafe = check_random(make(1, {{arrive(), depart()}, {wait(0), arrive()}}, {{0, 1}, {0, 1}}), 1, 1);
+  ASSERT_EQ(unsafe.verdict, Verdict::Unsafe) << note_text(unsafe);
+  EXPECT_EQ(unsafe.work().instructions, 2u) << "the arrive and the violating depart";
+}
+
 // The global property counts the participants' arrivals only: a non-participant that
 // arrived first does not stand in for the participant that never does.  p2 (not a
 // participant) arrives and lets p0 through; p0 departs before p1, which waits for

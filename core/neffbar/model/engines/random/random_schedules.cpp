@@ -338,7 +338,7 @@ CheckResult check_random(const System& sys, std::uint64_t runs, std::uint64_t se
     const Outcome o = run_schedule(c, pct, deadline);
     std::optional<Verdict> found = o.found;
     departed = departed || o.departed;
-    if (o.found && o.found_proc != kNone) ++work.instructions;  // the violating instruction ran too
+    if (o.found_proc != kNone) ++work.instructions;  // the violating instruction ran too (a deadlock has none)
     current = nullptr;
     executed += pct.steps();
     work.instructions += pct.steps();

@@ -39,6 +39,21 @@ std::vector<ConfigBytes> one_chip(std::uint32_t leaders) {
   return compose(Topology{.chips = 1, .leaders = leaders})->configs;
 }
 
+// Broke-in-round is measured by re-checking fewer rounds only where an exact engine
+// would answer them: random schedules leave it unmeasured (0), re-checking nothing.
+TEST(Scenario, RandomSchedulesLeaveBrokeInRoundUnmeasured) {
+  Scenario s;
+  s.topo = Topology{.chips = 2, .leaders = 2, .rounds = 3};  // the table order: GLOBAL_UNSAFE in round 1
+  s.run.engine = Engine::Random;
+  s.run.random_runs = 50;
+  const ScenarioResult r = run(s);
+  ASSERT_TRUE(failing(r.result.verdict)) << note_text(r.result);
+  EXPECT_EQ(r.result.broke_in_round, 0u);
+  EXPECT_EQ(r.phases.rechecks, 0.0);
+  s.run.engine = Engine::Explicit;
+  EXPECT_EQ(run(s).result.broke_in_round, 1u) << "the explicit search re-checks fewer rounds";
+}
+
 TEST(CheckConfigs, EveryConfigIsInEveryGuarantee) {
   for (std::uint32_t n = 1; n <= 4; ++n) {
     const System sys = *lower_configs(one_chip(n), Fabric::Default, Lowering::Table, 1, Hypotheses{});

@@ -7,6 +7,6 @@
 #include "command.h"
 
 namespace neffbar::cli {
-// check, check-configs, promela, hypotheses; `only` non-empty: just the command of that name.
+// check, check-configs, compose, promela, hypotheses, engines; `only` non-empty: just the command of that name.
 void add_model_commands(CLI::App& app, Run& run, std::string_view only = {});
 }  // namespace neffbar::cli

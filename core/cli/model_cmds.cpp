@@ -17,7 +17,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "engines_cmd.h"
+#include "engine_cmds.h"
 #include "exit.h"
 #include "input.h"
 #include "output.h"

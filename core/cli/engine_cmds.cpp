@@ -1,4 +1,4 @@
-#include "engines_cmd.h"
+#include "engine_cmds.h"
 
 #include <iostream>
 #include <memory>

@@ -162,7 +162,19 @@ def stub_rehearsal(cr, root, event="push"):
     return r
 
 
-def test_units(check, tmp):
+def workspace(tmp):
+    """A workspace of files for hashFiles, the globs and the actions: d/x.txt, d/e/y.txt,
+    d/.h (hidden) and z.txt."""
+    ws = os.path.join(tmp, "ws")
+    os.makedirs(os.path.join(ws, "d", "e"))
+    for name, text in (("d/x.txt", "x"), ("d/e/y.txt", "y"), ("d/.h", "h"), ("z.txt", "z")):
+        with open(os.path.join(ws, name), "w") as f:
+            f.write(text)
+    return ws
+
+
+def test_units_expressions(check, tmp):
+    """The expression evaluator: values, operators, functions and their arities, errors."""
     import ci_rehearse as cr
     ctx = {"github": {"sha": "abc", "event_name": "push", "event": {"pull_request": None}, "ref": "refs/heads/main"},
            "env": {"A": "x"}, "steps": {"s": {"outcome": "failure", "outputs": {"cache-hit": "true", "n": "3"}}},
@@ -224,6 +236,11 @@ def test_units(check, tmp):
             check(False, f"${{{{ {text} }}}}: parsed")
         except cr.ExprError as e:
             check(True, f"${{{{ {text} }}}}: a syntax error ({e})")
+
+
+def test_units_file_commands(check, tmp):
+    """GITHUB_OUTPUT's two forms, and its errors."""
+    import ci_rehearse as cr
     out = os.path.join(tmp, "output")
     with open(out, "w") as f:
         f.write("a=1\nb<<EOF\nline 1\nline=2\nEOF\n\nc=x<<y\n")
@@ -238,11 +255,12 @@ def test_units(check, tmp):
             check(False, f"GITHUB_OUTPUT {what}: accepted")
         except cr.FileCommandError as e:
             check(said in str(e), f"GITHUB_OUTPUT {what}: an error ({e})")
-    ws = os.path.join(tmp, "ws")
-    os.makedirs(os.path.join(ws, "d", "e"))
-    for name, text in (("d/x.txt", "x"), ("d/e/y.txt", "y"), ("d/.h", "h"), ("z.txt", "z")):
-        with open(os.path.join(ws, name), "w") as f:
-            f.write(text)
+
+
+def test_units_hash_files(check, tmp):
+    """hashFiles and the globs of @actions/glob."""
+    import ci_rehearse as cr
+    ws = workspace(tmp)
     import hashlib
     # @actions/glob walks depth first, each folder's names sorted (libuv's scandir):
     # d/e/y.txt before d/x.txt.
@@ -266,6 +284,11 @@ def test_units(check, tmp):
     os.unlink(os.path.join(ws, "link"))
     found = [os.path.relpath(p, ws) for p in cr.glob_paths(cr.pattern_lines("d\n!d/e/**", ws), descendants=True)]
     check(found == ["d/.h", "d/x.txt"], f"a folder with its files, hidden ones too, a negated glob left out: {found}")
+
+
+def test_units_snapshot(check, tmp):
+    """The snapshot a rehearsal clones, where git knows an identity and where it knows none."""
+    import ci_rehearse as cr
     # the snapshot: tracked files (one that .gitignore matches too), changed and untracked
     # ones, not the ignored untracked ones; the real index and HEAD untouched
     repo = os.path.join(tmp, "repo")
@@ -299,6 +322,12 @@ def test_units(check, tmp):
         os.environ.clear()
         os.environ.update(saved)
     check(who == "neffbar rehearsal <rehearsal@localhost>", f"the snapshot where git knows no identity: made as {who!r}")
+
+
+def test_units_actions(check, tmp):
+    """The actions a rehearsal simulates: upload-artifact, cache/restore, github-action-benchmark."""
+    import ci_rehearse as cr
+    ws = workspace(tmp)
     r = stub_rehearsal(cr, ws)
 
     def act(fn, inputs, defaults=None):

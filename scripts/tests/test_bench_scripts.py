@@ -375,42 +375,58 @@ def test_report(check, tmp, with_screenshot):
 
 
 # ----------------------------------------------------- bench-track (bench.yml's alerts) --
-def test_track(check, tmp):
-    """scripts/bench-track on github-action-benchmark data files: the first point, the
-    previous point of another commit, the threshold decided exactly, errors or warnings,
-    an alert the committed baseline accepted, the summary, the annotations, the outputs."""
-    name = "neffbar instructions per operation"
+TRACK_NAME = "neffbar instructions per operation"
+# A run's export: BM_A +3 % over 100 (PREVIOUS), BM_B as it was, BM_New new.
+TRACK_CURRENT = [{"name": "BM_A (instructions)", "unit": "instructions/op", "value": 103.0},
+                 {"name": "BM_B (instructions)", "unit": "instructions/op", "value": 50.0},
+                 {"name": "BM_New (instructions)", "unit": "instructions/op", "value": 7.0}]
 
-    def series(*points):
-        return {"lastUpdate": 1, "repoUrl": "", "entries": {name: [
-            {"commit": {"id": c}, "date": 1, "tool": "customSmallerIsBetter",
-             "benches": [{"name": k, "value": v, "unit": "instructions/op"} for k, v in vals.items()]}
-            for c, vals in points]}}
 
-    def track(ser, cur, *args, commit="c3", cwd=None, path=None):
-        paths = {}
-        for what, doc in (("series", ser), ("current", cur)):
-            paths[what] = os.path.join(tmp, f"{what}.json")
-            if doc is None:
-                if os.path.exists(paths[what]):
-                    os.unlink(paths[what])
-            else:
-                with open(paths[what], "w") as f:
-                    f.write(doc if isinstance(doc, str) else json.dumps(doc))
-        summary, output = os.path.join(tmp, "summary.md"), os.path.join(tmp, "output")
-        for f in (summary, output):
-            open(f, "w").close()
-        env = dict(os.environ, GITHUB_STEP_SUMMARY=summary, GITHUB_OUTPUT=output)
-        if path is not None:
-            env["PATH"] = path
-        p = subprocess.run([sys.executable, os.path.join(SCRIPTS, "bench-track"), "--series", paths["series"], "--name", name,
-                            "--current", paths["current"], "--commit", commit, *args],
-                           capture_output=True, text=True, env=env, cwd=cwd)
-        return p.returncode, p.stdout, p.stderr, open(summary).read(), open(output).read()
+def track_series(*points):
+    """A github-action-benchmark data file of (commit, {bench: value}) points."""
+    return {"lastUpdate": 1, "repoUrl": "", "entries": {TRACK_NAME: [
+        {"commit": {"id": c}, "date": 1, "tool": "customSmallerIsBetter",
+         "benches": [{"name": k, "value": v, "unit": "instructions/op"} for k, v in vals.items()]}
+        for c, vals in points]}}
 
-    cur = [{"name": "BM_A (instructions)", "unit": "instructions/op", "value": 103.0},
-           {"name": "BM_B (instructions)", "unit": "instructions/op", "value": 50.0},
-           {"name": "BM_New (instructions)", "unit": "instructions/op", "value": 7.0}]
+
+def run_track(tmp, ser, cur, *args, commit="c3", cwd=None, path=None):
+    """scripts/bench-track on series `ser` (None: no file) and export `cur`, as the
+    workflow runs it: (exit, stdout, stderr, step summary, GITHUB_OUTPUT)."""
+    paths = {}
+    for what, doc in (("series", ser), ("current", cur)):
+        paths[what] = os.path.join(tmp, f"{what}.json")
+        if doc is None:
+            if os.path.exists(paths[what]):
+                os.unlink(paths[what])
+        else:
+            with open(paths[what], "w") as f:
+                f.write(doc if isinstance(doc, str) else json.dumps(doc))
+    summary, output = os.path.join(tmp, "summary.md"), os.path.join(tmp, "output")
+    for f in (summary, output):
+        open(f, "w").close()
+    env = dict(os.environ, GITHUB_STEP_SUMMARY=summary, GITHUB_OUTPUT=output)
+    if path is not None:
+        env["PATH"] = path
+    p = subprocess.run([sys.executable, os.path.join(SCRIPTS, "bench-track"), "--series", paths["series"], "--name", TRACK_NAME,
+                        "--current", paths["current"], "--commit", commit, *args],
+                       capture_output=True, text=True, env=env, cwd=cwd)
+    return p.returncode, p.stdout, p.stderr, open(summary).read(), open(output).read()
+
+
+PREVIOUS = track_series(("c2", {"BM_A (instructions)": 100.0, "BM_B (instructions)": 50.0}))
+
+
+def tracker(tmp):
+    """The names the bench-track tests use: the series maker, the runner in `tmp`, the
+    export, the series' name and the previous point of commit c2."""
+    return track_series, lambda *a, **kw: run_track(tmp, *a, **kw), TRACK_CURRENT, TRACK_NAME, PREVIOUS
+
+
+def test_track_points(check, tmp):
+    """bench-track: the first point, the previous point of another commit, the threshold
+    decided exactly, an alert as an ::error and a marked summary row."""
+    series, track, cur, name, prev2 = tracker(tmp)
     rc, out, err, summary, output = track(None, cur, "--threshold", "2", "--fail")
     check(rc == 0 and "first point of the series" in out and "alerts=0\nprevious=none\n" == output and "seeds it" in summary,
           f"bench-track: no series file: the first point, nothing compared, exit 0 ({rc} {err.strip()[:80]})")
@@ -433,6 +449,12 @@ def test_track(check, tmp):
     check(rc == 0 and "::error" not in out, "bench-track: exactly +2 % is not 'more than 2 %'")
     rc, out, *_ = track(prev2, [dict(cur[0], value=102.0000001)], "--threshold", "2", "--fail")
     check(rc == 1, "bench-track: +2.0000001 % is")
+
+
+def test_track_baseline_and_history(check, tmp):
+    """bench-track: an alert the committed baseline accepted; a run behind the series, one
+    ahead, one after a force-push, one without git."""
+    series, track, cur, name, prev2 = tracker(tmp)
     # Accepting an alert: the committed baseline re-recorded since the previous point's
     # commit, to within the threshold of the current value (git show reads it then).
     repo = os.path.join(tmp, "repo")
@@ -475,6 +497,12 @@ def test_track(check, tmp):
     rc, out, err, summary, output = track(prev_later, cur, "--threshold", "2", "--fail", commit=then, cwd=repo,
                                           path=os.path.join(tmp, "no-git-here"))
     check(rc == 1 and "stale" not in output, f"bench-track without git: the comparison goes on ({rc} {output!r} {err.strip()[:80]})")
+
+
+def test_track_warnings_and_bad_input(check, tmp):
+    """bench-track: a warning without --fail; unusable files refused, one line naming each;
+    entries a previous run could not have written left out."""
+    series, track, cur, name, prev2 = tracker(tmp)
     rc, out, err, summary, output = track(prev2, [dict(cur[0], value=160.0)], "--threshold", "50")
     check(rc == 0 and out.count("::warning ") == 1 and "alerts=1" in output and "**WARNING**" in summary,
           f"bench-track without --fail: an alert is a ::warning, exit 0 ({rc} {out!r})")
@@ -494,6 +522,16 @@ def test_track(check, tmp):
     rc, out, err, summary, output = track(json.dumps(odd), cur, "--threshold", "2", "--fail")
     check(rc == 1 and "| BM_New (instructions) | - | 7 | - | new |" in summary and not err,
           f"bench-track: a series value that is not a number is left out, as if the benchmark were new ({rc} {err.strip()[-100:]!r})")
+
+
+def test_track_nan_baseline(check, tmp):
+    """bench-track --baseline reads a baseline as Google Benchmark writes it (NaN in an aggregate)."""
+    series, track, cur, name, prev2 = tracker(tmp)
+    repo = os.path.join(tmp, "repo")
+    git, base, baseline = baseline_repo(repo, lambda count_a: fake_run({"BM_A": ([1.0], count_a), "BM_B": ([1.0], 50.0)}))
+    baseline(100.0)
+    git("add", "base.json")
+    git("commit", "-q", "-m", "baseline 100")
     # The baseline as committed then, read as Google Benchmark writes it (NaN in a _cv aggregate)
     with open(base, "w") as f:
         f.write(json.dumps(fake_run({"BM_A": ([1.0], 100.0), "BM_B": ([1.0], 50.0)}))[:-2]
@@ -508,6 +546,12 @@ def test_track(check, tmp):
                                           commit=git("rev-parse", "HEAD"))
     check(rc == 0 and "::notice " in out and "re-recorded" in summary,
           f"bench-track --baseline: a baseline with a NaN aggregate (as Google Benchmark writes it) is read ({rc} {out[-120:]!r})")
+
+
+def test_track_usage_and_escapes(check, tmp):
+    """bench-track: --baseline without --fail is usage; annotations escape what GitHub reads."""
+    series, track, cur, name, prev2 = tracker(tmp)
+    base = os.path.join(tmp, "base.json")
     rc, out, err, *_ = track(prev2, cur, "--threshold", "2", "--baseline", base)
     check(rc == 2 and "--baseline" in err, "bench-track: --baseline without --fail is a usage error")
     track_mod = cli.load_script("bench-track")

@@ -8,9 +8,10 @@
 #include <vector>
 
 #include "fuzz_check.h"
+#include "fuzz_judge.h"
 #include "neffbar/bytes.h"
 #include "neffbar/model/engines/explicit/search.h"
-#include "report_checks.h"
+#include "report_laws.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   using namespace neffbar;
@@ -46,7 +47,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   if (sys.procs[0].program.size() > kCheckedOps) return 0;
   const model::CheckResult r = model::check_explicit(sys);
   fuzz::require(r.verdict == want, "the checker runs a trace as the machine does");
-  fuzz::check_counterexample(sys, r);
-  fuzz::check_promela(sys);
+  fuzz::FuzzJudge judge("sema", size, true);
+  props::counterexample_reads(sys, r, judge);
+  props::promela_reads(sys, judge);
   return 0;
 }

@@ -4,6 +4,7 @@
 #pragma once
 
 #include "law_prelude.h"
+#include "report_laws.h"
 
 namespace neffbar::props {
 
@@ -107,7 +108,8 @@ inline void persistent_engine_agrees(const SystemInput& in, const PersistentFn& 
 // consumers, int32 limits), with symmetry hints that may claim a symmetry that is not
 // there: each combination of the explicit search's reductions finds exactly the failure
 // kinds of the reference checker (core/testing/reference_checker.h), and gives the rest
-// of the reference's report (core/testing/reference_report.h).
+// of the reference's report (core/testing/reference_report.h); its counterexample reads
+// (report_laws.h), and so, where the judge is thorough, does the Promela export.
 struct ReductionInput {
   static constexpr bool kPropertyInput = true;
   System sys;
@@ -133,8 +135,8 @@ inline ReductionInput draw_reductions(Source& s) {
 using CheckFn = std::function<CheckResult(const System&, const CheckOptions&)>;
 
 // The reference's state budget: 20,000 where the judge is thorough; otherwise (most
-// fuzz inputs) 300, as the barrier target's arbitrary mode: the larger systems, whose
-// two searches cost milliseconds under ASan, are compared on the sampled inputs only.
+// fuzz inputs) 300: the larger systems, whose two searches cost milliseconds under
+// ASan, are compared on the sampled inputs only.
 // Either way a comparison that runs is the whole one.
 inline void reductions_agree_with_the_reference(const ReductionInput& in, const CheckFn& checker, Judge& j) {
   const testing::ReferenceResult ref = testing::reference_check(in.sys, j.thorough() ? 20'000 : 300);
@@ -148,7 +150,8 @@ inline void reductions_agree_with_the_reference(const ReductionInput& in, const 
   const CheckResult r = checker(in.sys, o);
   j.assume(r.verdict != Verdict::Budget);
   j.require(r.found_mask == ref.found_mask, "every reduction finds the reference checker's failure kinds");
-  if (r.cex) j.require(replay(in.sys, *r.cex), "the counterexample replays");
+  counterexample_reads(in.sys, r, j);  // it replays, and reads as its verdict and its steps
+  if (j.thorough()) promela_reads(in.sys, j);  // stray rounds, values at the int32 limits
   // The rest of the report: the verdict among the kinds, the global line, the findings.
   const testing::ReportContext whole{.mode = GuaranteeMode::Global, .collect_all = true, .broke_in_round = 0};
   j.require(testing::report_disagreement(in.sys, r, ref, whole).empty(), "the whole report agrees with the reference checker");

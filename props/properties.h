@@ -15,3 +15,4 @@
 #include "budget_cut_laws.h"
 #include "config_diff_laws.h"
 #include "composed_files_laws.h"
+#include "scenario_laws.h"

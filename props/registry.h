@@ -51,6 +51,15 @@ void for_each_property(Visit&& visit) {
                               }});
   visit(Property<CutInput>{"budget_cuts", draw_cuts, [](const CutInput& in, Judge& j) { budget_cuts_are_honest(in, CutImpl{}, j); }});
   visit(Property<DiffInput>{"config_diff", draw_diff, [](const DiffInput& in, Judge& j) { config_diff_names_the_changed_fields(in, diff_configs, j); }});
+  visit(Property<ComposedEnginesInput>{"composed_engines", draw_composed_engines, [](const ComposedEnginesInput& in, Judge& j) {
+                                         composed_engines_never_fail(in, decide, j);
+                                       }});
+  visit(Property<MatrixRowInput>{"matrix_rows", draw_matrix_row, [](const MatrixRowInput& in, Judge& j) {
+                                   matrix_rows_hold(in, [](const Scenario& s) { return matrix_row(s); }, j);
+                                 }});
+  visit(Property<ConfigSetInput>{"config_sets", draw_config_sets, [](const ConfigSetInput& in, Judge& j) {
+                                   config_sets_decide(in, static_oracle, j);
+                                 }});
   visit(Property<ComposedFilesInput>{"composed_files", draw_composed_files, [](const ComposedFilesInput& in, Judge& j) {
                                        composed_files_decide_as_the_topology(in, FilesImpl{}, j);
                                      }});

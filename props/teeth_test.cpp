@@ -419,5 +419,54 @@ TEST(Teeth, ComposedFilesWithTheGuaranteesOrRoundsLost) {
                               }), 50));
 }
 
+TEST(Teeth, ComposedEnginesWhereAFaultSaysOk) {  // an engine that calls every system OK
+  const DecideFn blind = [](const System& s, const EngineOptions& o) {
+    Result<CheckResult> r = decide(s, o);
+    if (r) {
+      r->verdict = Verdict::Ok;
+      r->cex.reset();
+    }
+    return r;
+  };
+  EXPECT_TRUE(property_fails("an injected fault is caught", prop(draw_composed_engines, [&](const ComposedEnginesInput& in, Judge& j) {
+                               composed_engines_never_fail(in, blind, j);
+                             })));
+  const DecideFn alarmed = [](const System& s, const EngineOptions& o) {  // every composed system said to deadlock
+    Result<CheckResult> r = decide(s, o);
+    if (r && r->verdict == Verdict::Ok) r->verdict = Verdict::Deadlock;
+    return r;
+  };
+  EXPECT_TRUE(property_fails("a composed barrier never fails", prop(draw_composed_engines, [&](const ComposedEnginesInput& in, Judge& j) {
+                               composed_engines_never_fail(in, alarmed, j);
+                             })));
+}
+
+TEST(Teeth, MatrixRowsTakingAnyTopology) {  // out-of-range chips, leaders or rounds clamped instead of refused
+  const MatrixRowFn clamped = [](const Scenario& s) {
+    Scenario c = s;
+    c.topo.chips = std::clamp<std::uint32_t>(c.topo.chips, 1, 64);
+    c.topo.leaders = std::clamp<std::uint32_t>(c.topo.leaders, 1, 4);
+    c.topo.rounds = std::clamp<std::uint32_t>(c.topo.rounds, 1, 1000);
+    return matrix_row(c);
+  };
+  EXPECT_TRUE(property_fails("exactly the topologies out of range are refused",
+                             prop(draw_matrix_row, [&](const MatrixRowInput& in, Judge& j) { matrix_rows_hold(in, clamped, j); })));
+  const MatrixRowFn late = [](const Scenario& s) {  // a round past the last one it ran
+    Result<MatrixRow> r = matrix_row(s);
+    if (r && r->broke_in_round > 0) r->broke_in_round = s.topo.rounds + 1;
+    return r;
+  };
+  EXPECT_TRUE(property_fails("it broke in a round it ran",
+                             prop(draw_matrix_row, [&](const MatrixRowInput& in, Judge& j) { matrix_rows_hold(in, late, j); })));
+}
+
+TEST(Teeth, ConfigSetsWithAnOracleThatSeesNothing) {
+  const OracleFn blind = [](const System& s) -> std::optional<std::uint32_t> {
+    return oracle_applies(s) ? std::optional<std::uint32_t>(0) : std::nullopt;
+  };
+  EXPECT_TRUE(property_fails("static oracle == exhaustive checker",
+                             prop(draw_config_sets, [&](const ConfigSetInput& in, Judge& j) { config_sets_decide(in, blind, j); })));
+}
+
 }  // namespace
 }  // namespace neffbar::props

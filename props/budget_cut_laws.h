@@ -1,5 +1,5 @@
-// The laws of budget_cuts: a run cut at any point is honest: each a typed input, its generator and its law
-// (properties.h says how they are written and plugged in).
+// The laws of budget_cuts: a run cut at any point is honest: each a typed input, its
+// generator and its law (properties.h says how they are written and plugged in).
 #pragma once
 
 #include "law_prelude.h"

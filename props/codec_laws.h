@@ -1,5 +1,6 @@
-// The laws of P1 (the codec round trip), P2 (the host overlay) and P3 (the table search): each a typed input, its generator and its law
-// (properties.h says how they are written and plugged in).
+// The laws of P1 (the codec round trip), P2 (the host overlay) and P3 (the table
+// search): each a typed input, its generator and its law (properties.h says how they are
+// written and plugged in).
 #pragma once
 
 #include "law_prelude.h"

@@ -1,5 +1,6 @@
-// The laws of composed_files: composed configs as files decide as the topology does: each a typed input, its generator and its law
-// (properties.h says how they are written and plugged in).
+// The laws of composed_files: composed configs as files decide as the topology does:
+// each a typed input, its generator and its law (properties.h says how they are written
+// and plugged in).
 #pragma once
 
 #include "law_prelude.h"

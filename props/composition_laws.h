@@ -1,6 +1,7 @@
-// The laws of P4 (the tables of every fabric), P5 (composed barriers never fail; a fault is caught), P6
-// (a release is the AND of the guarantee) and P9 (reusability): each a typed input, its generator and its law
-// (properties.h says how they are written and plugged in).
+// The laws of P4 (the tables of every fabric), P5 (composed barriers never fail; a fault
+// is caught), P6 (a release is the AND of the guarantee) and P9 (reusability): each a
+// typed input, its generator and its law (properties.h says how they are written and
+// plugged in).
 #pragma once
 
 #include "law_prelude.h"

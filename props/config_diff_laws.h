@@ -1,5 +1,6 @@
-// The laws of config_diff: the diff names exactly the changed fields: each a typed input, its generator and its law
-// (properties.h says how they are written and plugged in).
+// The laws of config_diff: the diff names exactly the changed fields: each a typed
+// input, its generator and its law (properties.h says how they are written and plugged
+// in).
 #pragma once
 
 #include "law_prelude.h"

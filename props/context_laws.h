@@ -1,5 +1,6 @@
-// The laws of P7 (host-CC's merge of the done semaphores) and P8 (the semaphore-id arithmetic): each a typed input, its generator and its law
-// (properties.h says how they are written and plugged in).
+// The laws of P7 (host-CC's merge of the done semaphores) and P8 (the semaphore-id
+// arithmetic): each a typed input, its generator and its law (properties.h says how they
+// are written and plugged in).
 #pragma once
 
 #include "law_prelude.h"

@@ -1,6 +1,7 @@
-// The laws of P11 (the static oracle), the persistent engine's agreement with the explicit search and
-// every reduction's agreement with the reference checker: each a typed input, its generator and its law
-// (properties.h says how they are written and plugged in).
+// The laws of P11 (the static oracle), the persistent engine's agreement with the
+// explicit search and every reduction's agreement with the reference checker: each a
+// typed input, its generator and its law (properties.h says how they are written and
+// plugged in).
 #pragma once
 
 #include "law_prelude.h"

@@ -417,6 +417,17 @@ def run_track(tmp, ser, cur, *args, commit="c3", cwd=None, path=None):
 PREVIOUS = track_series(("c2", {"BM_A (instructions)": 100.0, "BM_B (instructions)": 50.0}))
 
 
+def committed_baseline(tmp):
+    """A repository whose base.json (BM_A 100 instructions, BM_B 50) is committed:
+    (repo, git, base, baseline), baseline(count) rewriting BM_A's count."""
+    repo = os.path.join(tmp, "repo")
+    git, base, baseline = baseline_repo(repo, lambda count_a: fake_run({"BM_A": ([1.0], count_a), "BM_B": ([1.0], 50.0)}))
+    baseline(100.0)
+    git("add", "base.json")
+    git("commit", "-q", "-m", "baseline 100")
+    return repo, git, base, baseline
+
+
 def tracker(tmp):
     """The names the bench-track tests use: the series maker, the runner in `tmp`, the
     export, the series' name and the previous point of commit c2."""
@@ -457,11 +468,7 @@ def test_track_baseline_and_history(check, tmp):
     series, track, cur, name, prev2 = tracker(tmp)
     # Accepting an alert: the committed baseline re-recorded since the previous point's
     # commit, to within the threshold of the current value (git show reads it then).
-    repo = os.path.join(tmp, "repo")
-    git, base, baseline = baseline_repo(repo, lambda count_a: fake_run({"BM_A": ([1.0], count_a), "BM_B": ([1.0], 50.0)}))
-    baseline(100.0)
-    git("add", "base.json")
-    git("commit", "-q", "-m", "baseline 100")
+    repo, git, base, baseline = committed_baseline(tmp)
     then = git("rev-parse", "HEAD")
     prev_then = series((then, {"BM_A (instructions)": 100.0, "BM_B (instructions)": 50.0}))
     for count_now, want, what in ((103.0, 0, "re-recorded to the current value: accepted, a notice"),
@@ -527,11 +534,7 @@ def test_track_warnings_and_bad_input(check, tmp):
 def test_track_nan_baseline(check, tmp):
     """bench-track --baseline reads a baseline as Google Benchmark writes it (NaN in an aggregate)."""
     series, track, cur, name, prev2 = tracker(tmp)
-    repo = os.path.join(tmp, "repo")
-    git, base, baseline = baseline_repo(repo, lambda count_a: fake_run({"BM_A": ([1.0], count_a), "BM_B": ([1.0], 50.0)}))
-    baseline(100.0)
-    git("add", "base.json")
-    git("commit", "-q", "-m", "baseline 100")
+    repo, git, base, baseline = committed_baseline(tmp)
     # The baseline as committed then, read as Google Benchmark writes it (NaN in a _cv aggregate)
     with open(base, "w") as f:
         f.write(json.dumps(fake_run({"BM_A": ([1.0], 100.0), "BM_B": ([1.0], 50.0)}))[:-2]

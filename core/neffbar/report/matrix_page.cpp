@@ -95,86 +95,115 @@ std::string_view verdict_mark(Verdict v) {
   return "?";
 }
 
-std::string matrix_html(const std::vector<MatrixRow>& rows, std::string_view title) {
-  // The axes in the order the rows first show them; a cell per (row, column).
+namespace {
+
+// The axes in the order the rows first show them; a cell per (row, column).
+struct Grid {
   std::vector<RowValues> row_axis;
   std::vector<ColumnValues> column_axis;
   std::map<std::pair<std::size_t, std::size_t>, std::size_t> cell;  // (row, column) -> index in rows
   std::map<Verdict, std::size_t> counts;
-  for (std::size_t i = 0; i < rows.size(); ++i) {
-    const RowValues rv = row_values(rows[i]);
-    const ColumnValues cv = column_values(rows[i]);
-    auto ri = std::find(row_axis.begin(), row_axis.end(), rv);
-    if (ri == row_axis.end()) ri = row_axis.insert(row_axis.end(), rv);
-    auto ci = std::find(column_axis.begin(), column_axis.end(), cv);
-    if (ci == column_axis.end()) ci = column_axis.insert(column_axis.end(), cv);
-    cell[{static_cast<std::size_t>(ri - row_axis.begin()), static_cast<std::size_t>(ci - column_axis.begin())}] = i;
-    ++counts[rows[i].verdict];
-  }
-  static constexpr std::array<std::string_view, 5> kColumnDims{"compare", "dec", "wiring", "roles", "host addrs"};
-  static constexpr std::array<std::string_view, 4> kRowDims{"topology", "host-CC", "rounds", "lowering"};
+};
 
-  std::string page = "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>";
-  page += html_escaped(title);
-  page += "</title><style>";
-  page += chart_style();
-  page += kGridStyle;
-  page += "</style></head><body>\n<h1>" + html_escaped(title) + "</h1>\n<p class=\"legend\">" +
-          std::to_string(rows.size()) + " scenarios, one cell each:";
+template <class Axis, class Values>
+std::size_t position(Axis& axis, const Values& v) {
+  auto it = std::find(axis.begin(), axis.end(), v);
+  if (it == axis.end()) it = axis.insert(axis.end(), v);
+  return static_cast<std::size_t>(it - axis.begin());
+}
+
+Grid grid(const std::vector<MatrixRow>& rows) {
+  Grid g;
+  for (std::size_t i = 0; i < rows.size(); ++i) {
+    g.cell[{position(g.row_axis, row_values(rows[i])), position(g.column_axis, column_values(rows[i]))}] = i;
+    ++g.counts[rows[i].verdict];
+  }
+  return g;
+}
+
+constexpr std::array<std::string_view, 5> kColumnDims{"compare", "dec", "wiring", "roles", "host addrs"};
+constexpr std::array<std::string_view, 4> kRowDims{"topology", "host-CC", "rounds", "lowering"};
+
+std::string legend(std::size_t scenarios, const std::map<Verdict, std::size_t>& counts) {
+  std::string out = "<p class=\"legend\">" + std::to_string(scenarios) + " scenarios, one cell each:";
   for (const Verdict v : kVerdicts) {
     if (counts.contains(v)) {
       const std::string n(verdict_name(v));
-      page += " <span class=\"key v-" + n + "\">" + n + "</span> " + std::to_string(counts[v]);
+      out += " <span class=\"key v-" + n + "\">" + n + "</span> " + std::to_string(counts.at(v));
     }
   }
-  page += ". A lettered cell failed: click it for its counterexample as a sequence chart.</p>\n<table class=\"grid\"><thead>\n";
-  for (std::size_t d = 0; d < kColumnDims.size(); ++d) {  // one header row a column dimension, equal prefixes merged
-    page += "<tr><th class=\"dim\" colspan=\"4\">" + std::string(kColumnDims[d]) + "</th>";
+  return out + ". A lettered cell failed: click it for its counterexample as a sequence chart.</p>\n";
+}
+
+// One header row a column dimension, equal prefixes merged; then the row dimensions'.
+std::string table_head(const std::vector<ColumnValues>& column_axis) {
+  std::string out = "<thead>\n";
+  for (std::size_t d = 0; d < kColumnDims.size(); ++d) {
+    out += "<tr><th class=\"dim\" colspan=\"4\">" + std::string(kColumnDims[d]) + "</th>";
     for (std::size_t c = 0; c < column_axis.size();) {
       std::size_t e = c + 1;
       auto same = [&](std::size_t a, std::size_t b) {
         return std::equal(column_axis[a].begin(), column_axis[a].begin() + static_cast<std::ptrdiff_t>(d) + 1, column_axis[b].begin());
       };
       while (e < column_axis.size() && same(c, e)) ++e;
-      page += "<th colspan=\"" + std::to_string(e - c) + "\">" + html_escaped(column_axis[c][d]) + "</th>";
+      out += "<th colspan=\"" + std::to_string(e - c) + "\">" + html_escaped(column_axis[c][d]) + "</th>";
       c = e;
     }
-    page += "</tr>\n";
+    out += "</tr>\n";
   }
-  page += "<tr>";
-  for (const std::string_view d : kRowDims) page += "<th class=\"dim\">" + std::string(d) + "</th>";
-  page += "<th colspan=\"" + std::to_string(column_axis.size()) + "\"></th></tr>\n</thead><tbody>\n";
-  nlohmann::ordered_json charts = nlohmann::ordered_json::object();
-  for (std::size_t r = 0; r < row_axis.size(); ++r) {
-    page += "<tr>";
-    for (const std::string& v : row_axis[r]) page += "<th>" + html_escaped(v) + "</th>";
-    for (std::size_t c = 0; c < column_axis.size(); ++c) {
-      const auto it = cell.find({r, c});
-      if (it == cell.end()) {
-        page += "<td class=\"none\"></td>";
-        continue;
-      }
-      const std::size_t k = it->second;
-      const MatrixRow& row = rows[k];
-      const std::string v(verdict_name(row.verdict));
-      const std::string scenario = scenario_title(row.topo, row.hyp);
-      std::string tip = scenario + ": " + v + ", global property " + std::string(global_status_name(row.global));
-      if (row.broke_in_round) tip += ", broke in round " + std::to_string(row.broke_in_round);
-      if (!row.exact) tip += " (not exact)";
-      page += "<td class=\"v-" + v + "\" data-cell=\"" + std::to_string(k) + "\" data-verdict=\"" + v + "\" title=\"" +
-              html_escaped(tip) + "\">";
-      if (row.cex && row.system) {
-        charts[std::to_string(k)] =
-            sequence_chart_data(*row.system, *row.cex, scenario, std::string(verdict_name(row.cex->kind)) + ": " + row.cex->what);
-        page += "<a href=\"#cell=" + std::to_string(k) + "\">" + std::string(verdict_mark(row.verdict)) + "</a>";
-      } else {
-        page += verdict_mark(row.verdict);
-      }
-      page += "</td>";
+  out += "<tr>";
+  for (const std::string_view d : kRowDims) out += "<th class=\"dim\">" + std::string(d) + "</th>";
+  return out + "<th colspan=\"" + std::to_string(column_axis.size()) + "\"></th></tr>\n</thead>";
+}
+
+// Row k's cell: its verdict's colour and tooltip, and a link to its counterexample's
+// chart (added to charts) where it has one.
+std::string cell_html(const MatrixRow& row, std::size_t k, nlohmann::ordered_json& charts) {
+  const std::string v(verdict_name(row.verdict));
+  const std::string scenario = scenario_title(row.topo, row.hyp);
+  std::string tip = scenario + ": " + v + ", global property " + std::string(global_status_name(row.global));
+  if (row.broke_in_round) tip += ", broke in round " + std::to_string(row.broke_in_round);
+  if (!row.exact) tip += " (not exact)";
+  std::string out = "<td class=\"v-" + v + "\" data-cell=\"" + std::to_string(k) + "\" data-verdict=\"" + v +
+                    "\" title=\"" + html_escaped(tip) + "\">";
+  if (row.cex && row.system) {
+    charts[std::to_string(k)] =
+        sequence_chart_data(*row.system, *row.cex, scenario, std::string(verdict_name(row.cex->kind)) + ": " + row.cex->what);
+    out += "<a href=\"#cell=" + std::to_string(k) + "\">" + std::string(verdict_mark(row.verdict)) + "</a>";
+  } else {
+    out += verdict_mark(row.verdict);
+  }
+  return out + "</td>";
+}
+
+std::string table_body(const std::vector<MatrixRow>& rows, const Grid& g, nlohmann::ordered_json& charts) {
+  std::string out = "<tbody>\n";
+  for (std::size_t r = 0; r < g.row_axis.size(); ++r) {
+    out += "<tr>";
+    for (const std::string& v : g.row_axis[r]) out += "<th>" + html_escaped(v) + "</th>";
+    for (std::size_t c = 0; c < g.column_axis.size(); ++c) {
+      const auto it = g.cell.find({r, c});
+      out += it == g.cell.end() ? std::string("<td class=\"none\"></td>") : cell_html(rows[it->second], it->second, charts);
     }
-    page += "</tr>\n";
+    out += "</tr>\n";
   }
-  page += "</tbody></table>\n<section id=\"cex\" hidden><h2 id=\"cex-title\"></h2><p class=\"verdict\" id=\"cex-verdict\"></p>"
+  return out + "</tbody>";
+}
+
+}  // namespace
+
+std::string matrix_html(const std::vector<MatrixRow>& rows, std::string_view title) {
+  const Grid g = grid(rows);
+  std::string page = "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>";
+  page += html_escaped(title);
+  page += "</title><style>";
+  page += chart_style();
+  page += kGridStyle;
+  page += "</style></head><body>\n<h1>" + html_escaped(title) + "</h1>\n";
+  page += legend(rows.size(), g.counts);
+  nlohmann::ordered_json charts = nlohmann::ordered_json::object();
+  page += "<table class=\"grid\">" + table_head(g.column_axis) + table_body(rows, g, charts) + "</table>\n";
+  page += "<section id=\"cex\" hidden><h2 id=\"cex-title\"></h2><p class=\"verdict\" id=\"cex-verdict\"></p>"
           "<p class=\"legend\">";
   page += chart_legend();
   page += "</p>\n<svg id=\"chart\" xmlns=\"http://www.w3.org/2000/svg\"></svg></section>\n"

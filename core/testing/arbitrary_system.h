@@ -298,6 +298,42 @@ void plant_flaw(Pick&& pick, ArbitraryCase& out, const std::vector<std::uint32_t
   }
 }
 
+// The slots' semaphores (x of slot k is k*K + x, each slot's x with the same initial
+// value) and the host's (N*K), with their hints.
+template <class Pick>
+void slot_semaphores(Pick&& pick, ArbitraryCase& out, std::uint32_t N, std::uint32_t K, bool host) {
+  std::vector<std::int32_t> init(K);
+  for (auto& v : init) v = static_cast<std::int32_t>(pick(3));
+  SymmetryHints& h = out.hints;
+  for (std::uint32_t slot = 0; slot < N; ++slot) {
+    for (std::uint32_t x = 0; x < K; ++x) {
+      out.sys.semas.push_back(Semaphore{"s" + std::to_string(slot) + "." + std::to_string(x), 0, init[x]});
+      h.sema_slot.push_back(static_cast<std::int32_t>(slot));
+      h.sema_local.push_back(x);
+    }
+  }
+  if (host) {
+    out.sys.semas.push_back(Semaphore{"h", 0, 0});
+    h.sema_slot.push_back(-1);
+    h.sema_local.push_back(0);
+  }
+}
+
+// Leader (c, l)'s program: the template, once a round, each Ref resolved from (c, l).
+inline void leader_program(Process& pr, const std::vector<Ref>& tmpl, std::uint32_t c, std::uint32_t l,
+                           std::uint32_t L, std::uint32_t K, std::uint32_t N, std::uint32_t R) {
+  for (std::uint32_t r = 0; r < R; ++r) {
+    for (const Ref& t : tmpl) {
+      Instr in{t.marker, {}, static_cast<std::uint16_t>(r)};
+      if (t.marker == Marker::None) {
+        const std::uint32_t target = t.to_host ? N * K : ((c ^ t.a) * L + (l ^ t.b)) * K + t.x;
+        in.op = SemaOp{t.prim, target, t.v, t.dec};
+      }
+      pr.program.push_back(in);
+    }
+  }
+}
+
 }  // namespace gen
 
 template <class Pick>
@@ -319,21 +355,7 @@ ArbitraryCase symmetric_case(Pick&& pick, const ArbitraryShape& shape = {}) {
   for (std::uint32_t i = P; i-- > 1;) std::swap(where[i], where[pick(i + 1)]);
   for (std::uint32_t slot = 0; slot < N; ++slot) h.leader_proc.push_back(static_cast<std::int32_t>(where[slot]));
   const std::uint32_t host_proc = host ? where[N] : 0;
-  // Semaphores: x of slot k is k*K + x; the host's is N*K.
-  std::vector<std::int32_t> init(K);
-  for (auto& v : init) v = static_cast<std::int32_t>(pick(3));
-  for (std::uint32_t slot = 0; slot < N; ++slot) {
-    for (std::uint32_t x = 0; x < K; ++x) {
-      s.semas.push_back(Semaphore{"s" + std::to_string(slot) + "." + std::to_string(x), 0, init[x]});
-      h.sema_slot.push_back(static_cast<std::int32_t>(slot));
-      h.sema_local.push_back(x);
-    }
-  }
-  if (host) {
-    s.semas.push_back(Semaphore{"h", 0, 0});
-    h.sema_slot.push_back(-1);
-    h.sema_local.push_back(0);
-  }
+  gen::slot_semaphores(pick, out, N, K, host);
   const std::vector<gen::Ref> tmpl = gen::template_block(pick, shape, C, L, K, host);
   std::vector<std::pair<std::uint32_t, std::uint32_t>> g_rel;
   for (std::uint32_t a = 0; a < C; ++a) {
@@ -350,16 +372,7 @@ ArbitraryCase symmetric_case(Pick&& pick, const ArbitraryShape& shape = {}) {
     pr.participant = true;
     for (const auto& [a, b] : g_rel) pr.guarantee.push_back(where[(c ^ a) * L + (l ^ b)]);
     if (g_host) pr.guarantee.push_back(host_proc);
-    for (std::uint32_t r = 0; r < R; ++r) {
-      for (const gen::Ref& t : tmpl) {
-        Instr in{t.marker, {}, static_cast<std::uint16_t>(r)};
-        if (t.marker == Marker::None) {
-          const std::uint32_t target = t.to_host ? N * K : ((c ^ t.a) * L + (l ^ t.b)) * K + t.x;
-          in.op = SemaOp{t.prim, target, t.v, t.dec};
-        }
-        pr.program.push_back(in);
-      }
-    }
+    gen::leader_program(pr, tmpl, c, l, L, K, N, R);
   }
   if (host) {
     Process& pr = s.procs[host_proc];

@@ -63,14 +63,15 @@ Engine chosen_engine(Engine asked, const Qualification& q) {
 
 EngineStats empty_stats(Engine e) { return engine_info(e).empty(); }
 
-Error persistent_refusal(const Qualification& q) {
-  return Error{Errc::InvalidArgument, "persistent engine", "a persistent system", q.reason};
+Error unqualified(Engine e, const Qualification& q) {
+  return Error{Errc::InvalidArgument, std::string(engine_name(e)) + " engine", "a persistent system", q.reason};
 }
 
 Result<CheckResult> decide(const System& sys, const EngineOptions& opt) {
   const Qualification q = qualify(sys);
-  const EngineInfo& info = engine_info(chosen_engine(opt.engine, q));
-  if (info.qualified_only && !q.ok) return persistent_refusal(q);
+  const Engine e = chosen_engine(opt.engine, q);
+  const EngineInfo& info = engine_info(e);
+  if (info.qualified_only && !q.ok) return unqualified(e, q);
   CheckResult r = info.run(sys, opt);
   r.not_persistent = q.reason;
   return r;

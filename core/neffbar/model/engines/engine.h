@@ -64,8 +64,9 @@ EngineStats empty_stats(Engine e);
 // naming the semaphore and the processes.
 Result<CheckResult> decide(const System& sys, const EngineOptions& opt);
 
-// That refusal: the persistent engine asked for by name on a system that does not qualify.
-Error persistent_refusal(const Qualification& q);
+// That refusal: engine `e`, one that answers only the systems that qualify (qualify():
+// a persistent system), asked for by name on one that does not.
+Error unqualified(Engine e, const Qualification& q);
 
 std::optional<Engine> parse_engine(std::string_view name);
 

@@ -27,11 +27,11 @@ Result<Lowered> build_system(const Scenario& s, std::uint32_t rounds) {
 namespace {
 
 // The result of a scenario whose time ran out before its decision started (composing
-// and lowering took it): BUDGET, decided by nobody; the persistent engine asked for on a
-// system that does not qualify is refused as decide() refuses it, whatever the time.
+// and lowering took it): BUDGET, decided by nobody; an engine that answers only qualifying
+// systems, asked for on one that does not, is refused as decide() refuses it, whatever the time.
 Result<CheckResult> out_of_time(const System& sys, Engine engine, double seconds) {
   const Qualification q = qualify(sys);
-  if (engine_info(engine).qualified_only && !q.ok) return persistent_refusal(q);
+  if (engine_info(engine).qualified_only && !q.ok) return unqualified(engine, q);
   CheckResult r;
   r.verdict = Verdict::Budget;
   r.exhaustive = false;

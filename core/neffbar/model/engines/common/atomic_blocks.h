@@ -29,21 +29,21 @@ class AtomicBlocks {
     const std::uint32_t n = n_;
     end_.resize(n);
     non_mover_.resize(n);
+    const std::vector<std::uint32_t> rights = runs(body, is_right), lefts = runs(body, is_left);
     for (std::uint32_t i = 0; i < n; ++i) {
       // Offsets from i over the body run cyclically; a phase that passes every body
       // position never ends (the block runs to the program's end).
       std::uint32_t e = 0;
       std::uint32_t bad = kNone;
-      auto at = [&](std::uint32_t off) { return body[(i + off) % n]; };
       bool unbounded = false;
       if (reduce) {
-        std::uint32_t steps = 0;
-        while (is_right(at(e)) && steps < n) ++e, ++steps;
-        unbounded = steps == n;
-        if (!unbounded && !is_left(at(e))) bad = e++;  // the one non-mover
-        for (steps = 0; !unbounded && is_left(at(e)) && steps < n; ++e, ++steps) {}
-        unbounded = unbounded || steps == n;
-      } else if (!is_right(at(0)) && !is_left(at(0))) {
+        e = rights[i];
+        unbounded = e == n;
+        if (!unbounded && !is_left(body[(i + e) % n])) bad = e++;  // the one non-mover
+        const std::uint32_t l = unbounded ? 0 : lefts[(i + e) % n];
+        e += l;
+        unbounded = unbounded || l == n;
+      } else if (!is_right(body[i]) && !is_left(body[i])) {
         bad = 0;
       }
       end_[i] = unbounded ? kNone : std::max<std::uint32_t>(e, 1);
@@ -70,6 +70,23 @@ class AtomicBlocks {
   }
 
  private:
+  // [i]: how many body positions from i on, cyclically, satisfy `is`; n when all do.
+  // One backward pass from a position that does not: linear in the body's length.
+  template <class Is>
+  static std::vector<std::uint32_t> runs(const std::vector<Instr>& body, Is is) {
+    const auto n = static_cast<std::uint32_t>(body.size());
+    std::vector<std::uint32_t> run(n, n);
+    std::uint32_t stop = 0;
+    while (stop < n && is(body[stop])) ++stop;
+    if (stop == n) return run;
+    run[stop] = 0;
+    for (std::uint32_t k = 1; k < n; ++k) {
+      const std::uint32_t i = (stop + n - k) % n;
+      run[i] = is(body[i]) ? run[(i + 1) % n] + 1 : 0;
+    }
+    return run;
+  }
+
   static constexpr std::uint32_t kNone = std::numeric_limits<std::uint32_t>::max();
   std::uint32_t size_ = 0, n_ = 0;
   bool once_ = false;                     // run once: the search asks at every state

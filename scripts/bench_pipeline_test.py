@@ -68,6 +68,55 @@ def check_memory(check, run, names):
           f"{ALLOCATES} allocates: {seen.get(ALLOCATES, [])[:1]}")
 
 
+def check_compare(check, run_path):
+    """Step 4: bench-compare on the run."""
+    rc, out, err = script("bench-compare", run_path, run_path)
+    check(rc == 0 and "no regression" in out, f"bench-compare: the run against itself (exit {rc}) {err.strip()[:200]}")
+    if os.path.exists(BASELINE):
+        rc, out, err = script("bench-compare", "--no-count", BASELINE, run_path)
+        missing = [line for line in out.splitlines() if "missing from the current run" in line or "no floor" in line]
+        check(rc in (0, 1) and not err and not missing,
+              f"bench-compare --no-count against the committed baseline: read, every benchmark there (exit {rc}) "
+              f"{err.strip()[:200]}{missing[:3]}")
+
+
+def check_exports(check, tmp, run_path, names, counted):
+    """Step 5: bench-export's formats of the run, in their trackers' shapes."""
+    exports = {}
+    for fmt, metric in (("bmf", "all"), ("gab", "time"), ("gab", "instructions"), ("gab", "memory")):
+        out_path = os.path.join(tmp, f"{fmt}-{metric}.json")
+        rc, _, err = script("bench-export", "--format", fmt, "--metric", metric, "-o", out_path, run_path)
+        check(rc == 0, f"bench-export --format {fmt} --metric {metric} (exit {rc}) {err.strip()[:200]}")
+        exports[fmt, metric] = json.loads(open(out_path).read()) if rc == 0 else None
+    export_mod = cli.load_script("bench-export")
+    bmf = exports["bmf", "all"]
+    check(bmf is not None and not export_mod.bmf_shape_errors(bmf) and sorted(bmf) == names,
+          "BMF: one entry per benchmark, in Bencher's shape")
+    check(bmf is not None and all(measure in m for m in bmf.values() for _, measure, _ in br.MEMORY.values()),
+          "BMF: every benchmark has its memory measures")
+    for metric, want in (("time", names), ("instructions", sorted(counted)), ("memory", sorted(names * len(br.MEMORY)))):
+        gab = exports["gab", metric]
+        got = sorted(e["name"].rsplit(" (", 1)[0] for e in gab or [])
+        check(gab is not None and not export_mod.gab_shape_errors(gab) and got == want,
+              f"github-action-benchmark's {metric} series: one entry per benchmark"
+              + {"instructions": " counted", "memory": " and figure"}.get(metric, ""))
+
+
+def check_history(check, run_path, hist_dir, names):
+    """Step 6: the run as a bench-history record, appended, reported and exported."""
+    try:
+        record = bh.record_from_run(strict_io.read_json(run_path, gbench=True), "0" * 40, "pipeline", "", "", "clean")
+        bh.append(os.path.join(hist_dir, "history.jsonl"), record)
+        records = bh.load(os.path.join(hist_dir, "history.jsonl"))
+        bench_report.report(records, hist_dir)
+        exported = bh.export(records, os.path.join(hist_dir, "gbench"))
+        check(len(records) == 1 and sorted(records[0]["benchmarks"]) == names and len(exported) == 1
+              and all(b[key] is not None for b in records[0]["benchmarks"].values() for key in br.MEMORY),
+              "bench-history: the run recorded (with the memory figures), reported and exported")
+    except strict_io.BadInput as e:
+        check(False, f"bench-history refused the run: {e}")
+
+
 def main(argv):
     p = cli.Parser("bench_pipeline_test.py", __doc__)
     p.add_argument("--bin", required=True)
@@ -98,47 +147,9 @@ def main(argv):
         dead = br.dead_counters(br.load_run(run_path))
         check(not dead, "every counter measures something" + "".join(f"; {n} {c}: {why}" for n, c, why in dead))
         check_memory(check, br.load_run(run_path), names)
-
-        rc, out, err = script("bench-compare", run_path, run_path)
-        check(rc == 0 and "no regression" in out, f"bench-compare: the run against itself (exit {rc}) {err.strip()[:200]}")
-        if os.path.exists(BASELINE):
-            rc, out, err = script("bench-compare", "--no-count", BASELINE, run_path)
-            missing = [line for line in out.splitlines() if "missing from the current run" in line or "no floor" in line]
-            check(rc in (0, 1) and not err and not missing,
-                  f"bench-compare --no-count against the committed baseline: read, every benchmark there (exit {rc}) "
-                  f"{err.strip()[:200]}{missing[:3]}")
-
-        exports = {}
-        for fmt, metric in (("bmf", "all"), ("gab", "time"), ("gab", "instructions"), ("gab", "memory")):
-            out_path = os.path.join(tmp, f"{fmt}-{metric}.json")
-            rc, _, err = script("bench-export", "--format", fmt, "--metric", metric, "-o", out_path, run_path)
-            check(rc == 0, f"bench-export --format {fmt} --metric {metric} (exit {rc}) {err.strip()[:200]}")
-            exports[fmt, metric] = json.loads(open(out_path).read()) if rc == 0 else None
-        export_mod = cli.load_script("bench-export")
-        bmf = exports["bmf", "all"]
-        check(bmf is not None and not export_mod.bmf_shape_errors(bmf) and sorted(bmf) == names,
-              "BMF: one entry per benchmark, in Bencher's shape")
-        check(bmf is not None and all(measure in m for m in bmf.values() for _, measure, _ in br.MEMORY.values()),
-              "BMF: every benchmark has its memory measures")
-        for metric, want in (("time", names), ("instructions", sorted(counted)), ("memory", sorted(names * len(br.MEMORY)))):
-            gab = exports["gab", metric]
-            got = sorted(e["name"].rsplit(" (", 1)[0] for e in gab or [])
-            check(gab is not None and not export_mod.gab_shape_errors(gab) and got == want,
-                  f"github-action-benchmark's {metric} series: one entry per benchmark"
-                  + {"instructions": " counted", "memory": " and figure"}.get(metric, ""))
-
-        hist_dir = os.path.join(tmp, "history")
-        try:
-            record = bh.record_from_run(strict_io.read_json(run_path, gbench=True), "0" * 40, "pipeline", "", "", "clean")
-            bh.append(os.path.join(hist_dir, "history.jsonl"), record)
-            records = bh.load(os.path.join(hist_dir, "history.jsonl"))
-            bench_report.report(records, hist_dir)
-            exported = bh.export(records, os.path.join(hist_dir, "gbench"))
-            check(len(records) == 1 and sorted(records[0]["benchmarks"]) == names and len(exported) == 1
-                  and all(b[key] is not None for b in records[0]["benchmarks"].values() for key in br.MEMORY),
-                  "bench-history: the run recorded (with the memory figures), reported and exported")
-        except strict_io.BadInput as e:
-            check(False, f"bench-history refused the run: {e}")
+        check_compare(check, run_path)
+        check_exports(check, tmp, run_path, names, counted)
+        check_history(check, run_path, os.path.join(tmp, "history"), names)
     if check.failures:
         print(f"bench pipeline: FAILED ({len(check.failures)})")
         return 1

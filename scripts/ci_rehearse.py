@@ -1155,6 +1155,17 @@ def gab_table(header, cur, prev, rows):
     return lines + rows
 
 
+def gab_output_file(ctx):
+    """The 'output-file-path' input's path, which must be a file."""
+    out_path = ctx.path(ctx.input("output-file-path"))
+    if not os.path.exists(out_path):
+        raise StepFailed(f"Invalid value for 'output-file-path' input: Error: Cannot stat '{out_path}': "
+                         f"Error: ENOENT: no such file or directory, stat '{out_path}'")
+    if not os.path.isfile(out_path):
+        raise StepFailed(f"Invalid value for 'output-file-path' input: Error: Specified path '{out_path}' is not a file")
+    return out_path
+
+
 def gab_config(ctx):
     """github-action-benchmark's inputs, validated as its src/config.ts does (the same
     messages); a dict of what the run needs."""
@@ -1169,12 +1180,7 @@ def gab_config(ctx):
         raise StepFailed(f"'max-items-in-chart' input must be unsigned integer but got '{max_items}'")
     if tool not in GAB_TOOLS:
         raise StepFailed(f"Invalid value '{tool}' for 'tool' input. It must be one of {','.join(GAB_TOOLS)}")
-    out_path = ctx.path(ctx.input("output-file-path"))
-    if not os.path.exists(out_path):
-        raise StepFailed(f"Invalid value for 'output-file-path' input: Error: Cannot stat '{out_path}': "
-                         f"Error: ENOENT: no such file or directory, stat '{out_path}'")
-    if not os.path.isfile(out_path):
-        raise StepFailed(f"Invalid value for 'output-file-path' input: Error: Specified path '{out_path}' is not a file")
+    out_path = gab_output_file(ctx)
     name = ctx.input("name")
     if not ctx.input("gh-pages-branch"):
         raise StepFailed("Branch value must not be empty for 'gh-pages-branch' input")
@@ -1460,7 +1466,6 @@ class Rehearsal:
         self.workspace, self.temp, self.sha, self.run_id, self.matrix = workspace, temp, sha, run_id, matrix
         self.commit_info = commit_info
         self.repository = repository_of(self.root)
-        owner = self.repository.split("/")[0]
         self.run_dir = os.path.join(self.state.root, "runs", f"run-{run_id}", self.job_id)
         os.makedirs(self.run_dir, exist_ok=True)
         self.summary_path = os.path.join(self.run_dir, "summary.md")
@@ -1474,19 +1479,7 @@ class Rehearsal:
         os.makedirs(os.path.dirname(self.event_path), exist_ok=True)
         with open(self.event_path, "w") as f:
             json.dump(self.payload, f, indent=2)
-        ref_name = re.sub(r"^refs/(heads|tags)/", "", self.ref)
-        self.github_ctx = {
-            "sha": sha, "ref": self.ref, "ref_name": ref_name, "ref_type": "tag" if self.ref.startswith("refs/tags/") else "branch",
-            "run_id": str(run_id), "run_number": str(run_id), "run_attempt": "1", "event_name": self.event,
-            "event": self.payload, "event_path": self.event_path, "workspace": workspace,
-            "token": "ghs_rehearsalDummyToken000000000000000", "repository": self.repository,
-            "repository_owner": owner, "job": self.job_id, "workflow": self.workflow_name, "actor": "rehearsal",
-            "triggering_actor": "rehearsal", "server_url": self.server_url, "api_url": "https://api.github.com",
-            "graphql_url": "https://api.github.com/graphql", "head_ref": "rehearsal" if self.event == "pull_request" else "",
-            "base_ref": "main" if self.event == "pull_request" else "", "action": "", "retention_days": "90",
-            "workflow_ref": f"{self.repository}/{self.workflow_file()}@{self.ref}",
-            "path": "", "env": "", "output": "", "step_summary": self.summary_path,
-        }
+        self.github_ctx = self.make_github_ctx()
         self.secrets_ctx = {"GITHUB_TOKEN": self.github_ctx["token"], **self.secrets}
         self.runner_ctx = {"os": "Linux", "arch": "X64", "name": "rehearsal", "temp": temp,
                            "tool_cache": os.path.join(os.path.dirname(temp), "_tool"), "debug": "",
@@ -1501,18 +1494,50 @@ class Rehearsal:
                              "job-total": job_total, "max-parallel": strategy.get("max-parallel", job_total)}
         home = os.path.join(os.path.dirname(temp), "home")
         os.makedirs(home, exist_ok=True)
+        self.base_env = self.make_base_env(home)
+        self.env_for_actions = self.base_env
+        self.workflow_env = {}
+        for k, v in (self.wf.get("env") or {}).items():
+            self.workflow_env[str(k)] = self.text(v, dict(self.workflow_env), f"env.{k}")
+        self.job_env = {}
+        for k, v in (self.job.get("env") or {}).items():
+            self.job_env[str(k)] = self.text(v, {**self.workflow_env, **self.job_env}, f"jobs.{self.job_id}.env.{k}")
+
+    def make_github_ctx(self):
+        """The github context of the job's expressions (after setup's payload and paths)."""
+        ref_name = re.sub(r"^refs/(heads|tags)/", "", self.ref)
+        return {
+            "sha": self.sha, "ref": self.ref, "ref_name": ref_name,
+            "ref_type": "tag" if self.ref.startswith("refs/tags/") else "branch",
+            "run_id": str(self.run_id), "run_number": str(self.run_id), "run_attempt": "1", "event_name": self.event,
+            "event": self.payload, "event_path": self.event_path, "workspace": self.workspace,
+            "token": "ghs_rehearsalDummyToken000000000000000", "repository": self.repository,
+            "repository_owner": self.repository.split("/")[0], "job": self.job_id, "workflow": self.workflow_name,
+            "actor": "rehearsal", "triggering_actor": "rehearsal", "server_url": self.server_url,
+            "api_url": "https://api.github.com", "graphql_url": "https://api.github.com/graphql",
+            "head_ref": "rehearsal" if self.event == "pull_request" else "",
+            "base_ref": "main" if self.event == "pull_request" else "", "action": "", "retention_days": "90",
+            "workflow_ref": f"{self.repository}/{self.workflow_file()}@{self.ref}",
+            "path": "", "env": "", "output": "", "step_summary": self.summary_path,
+        }
+
+    def make_base_env(self, home):
+        """The environment every step starts from: this process's without its GITHUB_*,
+        RUNNER_*, ACTIONS_* and CI, then the runner's variables of this job."""
+        g, temp = self.github_ctx, self.temp
         base = {k: v for k, v in os.environ.items()
                 if not (k.startswith("GITHUB_") or k.startswith("RUNNER_") or k.startswith("ACTIONS_") or k == "CI")}
         base.update({
-            "CI": "true", "GITHUB_ACTIONS": "true", "GITHUB_WORKSPACE": workspace, "GITHUB_SHA": sha,
-            "GITHUB_REF": self.ref, "GITHUB_REF_NAME": ref_name, "GITHUB_REF_TYPE": self.github_ctx["ref_type"],
-            "GITHUB_EVENT_NAME": self.event, "GITHUB_EVENT_PATH": self.event_path, "GITHUB_RUN_ID": str(run_id),
-            "GITHUB_RUN_NUMBER": str(run_id), "GITHUB_RUN_ATTEMPT": "1", "GITHUB_REPOSITORY": self.repository,
-            "GITHUB_REPOSITORY_OWNER": owner, "GITHUB_JOB": self.job_id, "GITHUB_WORKFLOW": self.workflow_name,
-            "GITHUB_WORKFLOW_REF": self.github_ctx["workflow_ref"], "GITHUB_ACTOR": "rehearsal",
+            "CI": "true", "GITHUB_ACTIONS": "true", "GITHUB_WORKSPACE": self.workspace, "GITHUB_SHA": self.sha,
+            "GITHUB_REF": self.ref, "GITHUB_REF_NAME": g["ref_name"], "GITHUB_REF_TYPE": g["ref_type"],
+            "GITHUB_EVENT_NAME": self.event, "GITHUB_EVENT_PATH": self.event_path, "GITHUB_RUN_ID": str(self.run_id),
+            "GITHUB_RUN_NUMBER": str(self.run_id), "GITHUB_RUN_ATTEMPT": "1", "GITHUB_REPOSITORY": self.repository,
+            "GITHUB_REPOSITORY_OWNER": g["repository_owner"], "GITHUB_JOB": self.job_id,
+            "GITHUB_WORKFLOW": self.workflow_name,
+            "GITHUB_WORKFLOW_REF": g["workflow_ref"], "GITHUB_ACTOR": "rehearsal",
             "GITHUB_TRIGGERING_ACTOR": "rehearsal", "GITHUB_SERVER_URL": self.server_url,
             "GITHUB_API_URL": "https://api.github.com", "GITHUB_GRAPHQL_URL": "https://api.github.com/graphql",
-            "GITHUB_HEAD_REF": self.github_ctx["head_ref"], "GITHUB_BASE_REF": self.github_ctx["base_ref"],
+            "GITHUB_HEAD_REF": g["head_ref"], "GITHUB_BASE_REF": g["base_ref"],
             "GITHUB_RETENTION_DAYS": "90", "GITHUB_STEP_SUMMARY": self.summary_path,
             "RUNNER_OS": "Linux", "RUNNER_ARCH": "X64", "RUNNER_NAME": "rehearsal", "RUNNER_TEMP": temp,
             "RUNNER_TOOL_CACHE": self.runner_ctx["tool_cache"], "RUNNER_ENVIRONMENT": "github-hosted",
@@ -1520,14 +1545,7 @@ class Rehearsal:
             # --global` or cache under ~ stays in the rehearsal, never in the user's home.
             "HOME": home,
         })
-        self.base_env = base
-        self.env_for_actions = base
-        self.workflow_env = {}
-        for k, v in (self.wf.get("env") or {}).items():
-            self.workflow_env[str(k)] = self.text(v, dict(self.workflow_env), f"env.{k}")
-        self.job_env = {}
-        for k, v in (self.job.get("env") or {}).items():
-            self.job_env[str(k)] = self.text(v, {**self.workflow_env, **self.job_env}, f"jobs.{self.job_id}.env.{k}")
+        return base
 
     def make_payload(self):
         c = self.commit_info
@@ -2045,7 +2063,7 @@ def pairs(values, option, parser):
     return out
 
 
-def main(argv):
+def parse_args(argv):
     p = Parser(PROG, __doc__)
     p.add_argument("workflow", metavar="WORKFLOW")
     p.add_argument("--job")
@@ -2068,6 +2086,12 @@ def main(argv):
         p.error(f"--ref {a.ref!r}: expected refs/heads/..., refs/tags/... or refs/pull/...")
     if a.sha is not None and not re.fullmatch(r"[0-9a-f]{7,64}", a.sha):
         p.error(f"--sha {a.sha!r}: expected a hexadecimal commit id")
+    return a
+
+
+def read_workflow(a):
+    """The workflow file, its --event checked, --job picked, its expressions, --replace
+    and --skip checked: (its absolute path, the workflow, the job's id, the job)."""
     try:
         import yaml
     except ImportError:
@@ -2093,10 +2117,13 @@ def main(argv):
             if k not in known:
                 ids = sorted(x for x in known if not x.isdigit())
                 raise BadInput(option, f"no step {k!r} in jobs.{job_id} (ids: {', '.join(ids) or 'none'}; or 1..{len(steps)})")
+    return path, wf, job_id, job
 
-    root = repo_root()
-    state = State(a.state or os.path.join(root, "out", "rehearse"))
-    r = Rehearsal(a, path, wf, job_id, job, state, root)
+
+def choose_combination(r):
+    """The --matrix combination of the job's matrix (its expressions evaluated with the
+    contexts empty, as before the job's set-up): (the combination, (its index, how many))."""
+    a, job_id, job = r.args, r.job_id, r.job
     r.secrets_ctx, r.github_ctx, r.runner_ctx, r.strategy_ctx, r.inputs_ctx = {}, {}, {}, {}, {}
     r.matrix = {}
     r.workspace = None
@@ -2107,7 +2134,43 @@ def main(argv):
     if not chosen:
         shown_combos = "; ".join(", ".join(f"{k}={to_str(v)}" for k, v in c.items()) for c in combos)
         raise BadInput("--matrix", f"no combination of jobs.{job_id}'s matrix has {' '.join(a.matrix)}: {shown_combos}")
-    matrix = combos[chosen[0]]
+    return combos[chosen[0]], (chosen[0], len(combos))
+
+
+def announce(r):
+    """Print what is rehearsed (and what of the job is not simulated); the job's name."""
+    job, job_id, path, root = r.job, r.job_id, r.workflow_path, r.root
+    job_name = r.text(job.get("name"), {**r.workflow_env, **r.job_env}, f"jobs.{job_id}.name") or \
+        (job_id + (f" ({', '.join(to_str(v) for v in r.matrix.values())})" if r.matrix else ""))
+    print(f"rehearsal: {os.path.relpath(path, root) if path.startswith(root + '/') else path} job {job_name} "
+          f"(run {r.run_id}, commit {r.sha}, {r.event} to {r.ref})", flush=True)
+    for key in ("container", "services"):
+        if job.get(key):
+            what = job[key] if isinstance(job[key], str) else (job[key].get("image") if key == "container" and isinstance(job[key], dict) else ", ".join(job[key]))
+            print(f"  note: {key} {what} is not simulated: the steps run on this machine", flush=True)
+    return job_name
+
+
+def conclude(r, job_name, status, workspace):
+    """Print the job's conclusion and where its records are; the exit status."""
+    conclusion = "success" if status == "success" else "failure" if status == "failure" else "cancelled"
+    print(f"job {job_name}: {conclusion}")
+    print(f"  step summary: {r.summary_path}" + ("" if os.path.getsize(r.summary_path) else " (empty)"))
+    print(f"  step logs: {r.run_dir}")
+    if r.artifacts:
+        print(f"  artifacts: {os.path.join(r.state.root, 'artifacts', f'run-{r.run_id}')} ({', '.join(r.artifacts)})")
+    if r.args.keep:
+        print(f"  the clone: {workspace}")
+    return EXIT_OK if conclusion == "success" else EXIT_FAIL
+
+
+def main(argv):
+    a = parse_args(argv)
+    path, wf, job_id, job = read_workflow(a)
+    root = repo_root()
+    state = State(a.state or os.path.join(root, "out", "rehearse"))
+    r = Rehearsal(a, path, wf, job_id, job, state, root)
+    matrix, job_of = choose_combination(r)
 
     run_id = state.next_run()
     sha, parent = snapshot(root, run_id)
@@ -2119,28 +2182,12 @@ def main(argv):
     try:
         clone(root, sha, workspace)
         info = commit_info(root, sha, parent)
-        r.setup(workspace, temp, a.sha or sha, run_id, matrix, (chosen[0], len(combos)), info)
-        job_name = r.text(job.get("name"), {**r.workflow_env, **r.job_env}, f"jobs.{job_id}.name") or \
-            (job_id + (f" ({', '.join(to_str(v) for v in matrix.values())})" if matrix else ""))
-        print(f"rehearsal: {os.path.relpath(path, root) if path.startswith(root + '/') else path} job {job_name} "
-              f"(run {run_id}, commit {r.sha}, {a.event} to {r.ref})", flush=True)
-        for key in ("container", "services"):
-            if job.get(key):
-                what = job[key] if isinstance(job[key], str) else (job[key].get("image") if key == "container" and isinstance(job[key], dict) else ", ".join(job[key]))
-                print(f"  note: {key} {what} is not simulated: the steps run on this machine", flush=True)
+        r.setup(workspace, temp, a.sha or sha, run_id, matrix, job_of, info)
+        job_name = announce(r)
         if not r.condition(job.get("if"), {**r.workflow_env, **r.job_env}, f"jobs.{job_id}.if"):
             print(f"job {job_name}: skipped (its if)")
             return EXIT_OK
-        status = r.run_job()
-        conclusion = "success" if status == "success" else "failure" if status == "failure" else "cancelled"
-        print(f"job {job_name}: {conclusion}")
-        print(f"  step summary: {r.summary_path}" + ("" if os.path.getsize(r.summary_path) else " (empty)"))
-        print(f"  step logs: {r.run_dir}")
-        if r.artifacts:
-            print(f"  artifacts: {os.path.join(state.root, 'artifacts', f'run-{run_id}')} ({', '.join(r.artifacts)})")
-        if a.keep:
-            print(f"  the clone: {workspace}")
-        return EXIT_OK if conclusion == "success" else EXIT_FAIL
+        return conclude(r, job_name, r.run_job(), workspace)
     finally:
         if not a.keep:
             shutil.rmtree(tmp, onerror=_force_remove)

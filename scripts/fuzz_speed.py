@@ -55,6 +55,15 @@ def main(argv):
         print(f"fuzz_speed.py: SECONDS {argv[1]!r}: not a positive number of CPU seconds", file=sys.stderr)
         return 2
     log, cmd = argv[2], argv[3:]
+    inited_execs, inited_cpu = run_target(cmd, log, seconds)
+    print("\t".join(speed_fields(log, inited_execs, inited_cpu)))
+    return 0
+
+
+def run_target(cmd, log, seconds):
+    """Runs the target, its output into LOG, until `seconds` CPU seconds after INITED
+    (then SIGINT) or its exit; (INITED's execs, the CPU seconds at INITED), None each
+    if it never got there."""
     inited = re.compile(rb"^#(\d+)\s+INITED")
     with open(log, "wb") as out:
         proc = subprocess.Popen(cmd, stdout=out, stderr=subprocess.PIPE)
@@ -80,9 +89,15 @@ def main(argv):
                     proc.send_signal(signal.SIGINT)
                     interrupted = True
             time.sleep(0.05)
-        # The child is a zombie until waited for; poll() has reaped it, so take its
-        # rusage from the children's totals (this script starts only this one).
         out.write(proc.stderr.read() or b"")
+    return inited_execs, inited_cpu
+
+
+def speed_fields(log, inited_execs, inited_cpu):
+    """The output line's six fields, from LOG's final stats and the CPU time of the
+    target, which run_target has waited for."""
+    # The child is a zombie until waited for; poll() has reaped it, so take its
+    # rusage from the children's totals (this script starts only this one).
     usage = os.times()
     total_cpu = usage.children_user + usage.children_system
     text = open(log, "rb").read().decode(errors="replace")
@@ -98,8 +113,7 @@ def main(argv):
             fields[3], fields[4] = str(steady_execs), f"{steady_cpu:.2f}"
             if steady_cpu > 0:
                 fields[5] = str(int(steady_execs / steady_cpu))
-    print("\t".join(fields))
-    return 0
+    return fields
 
 
 if __name__ == "__main__":

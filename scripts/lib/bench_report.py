@@ -15,10 +15,13 @@ COLOR_TIME, COLOR_COUNT, COLOR_CHANGE = "#1f77b4", "#ff7f0e", "#d62728"
 LABEL_LINE = {"time": 0, "instructions": 1, "peak bytes": 2, "allocations": 3}
 
 
+CHART = (720, 240, 60, 70, 20, 60)  # an svg_chart's width, height, and its plot's left, right, top, bottom margins
+
+
 def svg_chart(records, name, found):
     """One chart: time/floor (median, IQR whiskers; left axis) and instructions (right
     axis), commits on the x axis, change points as red dashed lines."""
-    w, h, left, right, top, bottom = 720, 240, 60, 70, 20, 60
+    w, h, left, right, top, bottom = CHART
     n = len(records)
     xs = [left + (w - left - right) * (i + 0.5) / max(n, 1) for i in range(n)]
     med, lo, hi, cnt = [], [], [], []
@@ -32,53 +35,87 @@ def svg_chart(records, name, found):
              f'data-benchmark="{html.escape(name)}">',
              f'<rect x="0" y="0" width="{w}" height="{h}" fill="white"/>',
              f'<rect x="{left}" y="{top}" width="{w - left - right}" height="{h - top - bottom}" fill="none" stroke="#999"/>']
+    parts += time_marks(xs, med, lo, hi) + count_marks(xs, cnt) + change_marks(xs, found) + commit_labels(xs, records)
+    parts.append("</svg>")
+    return "\n".join(parts)
 
-    def scale(lo_v, hi_v):
-        span = (hi_v - lo_v) or abs(hi_v) or 1.0
-        return lambda v: top + (h - top - bottom) * (1 - (v - lo_v) / span)
 
+def y_scale(lo_v, hi_v):
+    """The plot's y of a value, lo_v at its bottom and hi_v at its top."""
+    _, h, _, _, top, bottom = CHART
+    span = (hi_v - lo_v) or abs(hi_v) or 1.0
+    return lambda v: top + (h - top - bottom) * (1 - (v - lo_v) / span)
+
+
+def time_marks(xs, med, lo, hi):
+    """The time/floor series (left axis): the medians' line, IQR whiskers and dots."""
+    _, h, left, _, top, bottom = CHART
+    parts = []
     present = [v for v in lo + hi if v is not None]
-    if present:
-        vmin, vmax = min(present) * 0.95, max(present) * 1.05
-        y = scale(vmin, vmax)
-        for v in (vmin, vmax):
-            parts.append(f'<text x="{left - 4}" y="{y(v) + 4:.1f}" font-size="10" text-anchor="end">{v:.3g}</text>')
-        parts.append(f'<text x="12" y="{top + (h - top - bottom) / 2:.1f}" font-size="10" '
-                     f'transform="rotate(-90 12 {top + (h - top - bottom) / 2:.1f})" text-anchor="middle">time / floor</text>')
-        pts = [(xs[i], y(m)) for i, m in enumerate(med) if m is not None]
-        if len(pts) > 1:
-            parts.append(f'<polyline fill="none" stroke="{COLOR_TIME}" stroke-width="2.5" points="'
-                         + " ".join(f"{a:.1f},{b:.1f}" for a, b in pts) + '"/>')
-        for i, m in enumerate(med):
-            if m is None:
-                continue
-            parts.append(f'<line x1="{xs[i]:.1f}" x2="{xs[i]:.1f}" y1="{y(lo[i]):.1f}" y2="{y(hi[i]):.1f}" '
-                         f'stroke="{COLOR_TIME}" stroke-width="2"/>')
-            parts.append(f'<circle cx="{xs[i]:.1f}" cy="{y(m):.1f}" r="5" fill="{COLOR_TIME}"/>')
+    if not present:
+        return parts
+    vmin, vmax = min(present) * 0.95, max(present) * 1.05
+    y = y_scale(vmin, vmax)
+    for v in (vmin, vmax):
+        parts.append(f'<text x="{left - 4}" y="{y(v) + 4:.1f}" font-size="10" text-anchor="end">{v:.3g}</text>')
+    parts.append(f'<text x="12" y="{top + (h - top - bottom) / 2:.1f}" font-size="10" '
+                 f'transform="rotate(-90 12 {top + (h - top - bottom) / 2:.1f})" text-anchor="middle">time / floor</text>')
+    pts = [(xs[i], y(m)) for i, m in enumerate(med) if m is not None]
+    if len(pts) > 1:
+        parts.append(f'<polyline fill="none" stroke="{COLOR_TIME}" stroke-width="2.5" points="'
+                     + " ".join(f"{a:.1f},{b:.1f}" for a, b in pts) + '"/>')
+    for i, m in enumerate(med):
+        if m is None:
+            continue
+        parts.append(f'<line x1="{xs[i]:.1f}" x2="{xs[i]:.1f}" y1="{y(lo[i]):.1f}" y2="{y(hi[i]):.1f}" '
+                     f'stroke="{COLOR_TIME}" stroke-width="2"/>')
+        parts.append(f'<circle cx="{xs[i]:.1f}" cy="{y(m):.1f}" r="5" fill="{COLOR_TIME}"/>')
+    return parts
+
+
+def count_marks(xs, cnt):
+    """The instructions series (right axis): a dashed line and squares."""
+    w, _, _, right, _, _ = CHART
+    parts = []
     counts = [c for c in cnt if c]
-    if counts:
-        cmin, cmax = min(counts) * 0.98, max(counts) * 1.02
-        y = scale(cmin, cmax)
-        for v in (cmin, cmax):
-            parts.append(f'<text x="{w - right + 4}" y="{y(v) + 4:.1f}" font-size="10" fill="{COLOR_COUNT}">{v:.4g}</text>')
-        pts = [(xs[i], y(c)) for i, c in enumerate(cnt) if c]
-        if len(pts) > 1:
-            parts.append(f'<polyline fill="none" stroke="{COLOR_COUNT}" stroke-width="2" stroke-dasharray="6 3" points="'
-                         + " ".join(f"{a:.1f},{b:.1f}" for a, b in pts) + '"/>')
-        for a, b in pts:
-            parts.append(f'<rect x="{a - 4:.1f}" y="{b - 4:.1f}" width="8" height="8" fill="{COLOR_COUNT}"/>')
+    if not counts:
+        return parts
+    cmin, cmax = min(counts) * 0.98, max(counts) * 1.02
+    y = y_scale(cmin, cmax)
+    for v in (cmin, cmax):
+        parts.append(f'<text x="{w - right + 4}" y="{y(v) + 4:.1f}" font-size="10" fill="{COLOR_COUNT}">{v:.4g}</text>')
+    pts = [(xs[i], y(c)) for i, c in enumerate(cnt) if c]
+    if len(pts) > 1:
+        parts.append(f'<polyline fill="none" stroke="{COLOR_COUNT}" stroke-width="2" stroke-dasharray="6 3" points="'
+                     + " ".join(f"{a:.1f},{b:.1f}" for a, b in pts) + '"/>')
+    for a, b in pts:
+        parts.append(f'<rect x="{a - 4:.1f}" y="{b - 4:.1f}" width="8" height="8" fill="{COLOR_COUNT}"/>')
+    return parts
+
+
+def change_marks(xs, found):
+    """A red dashed line between the commits of each change point, labelled with its kind
+    and shift."""
+    _, h, _, _, top, bottom = CHART
+    parts = []
     for c in found:
         x = (xs[c["index"] - 1] + xs[c["index"]]) / 2
         parts.append(f'<line x1="{x:.1f}" x2="{x:.1f}" y1="{top}" y2="{h - bottom}" stroke="{COLOR_CHANGE}" '
                      f'stroke-width="3" stroke-dasharray="8 4" class="change"/>')
         parts.append(f'<text x="{x + 3:.1f}" y="{top + 12 + 12 * LABEL_LINE.get(c["kind"], 0)}" font-size="11" '
                      f'fill="{COLOR_CHANGE}">{c["kind"]} {100 * c["shift"]:+.1f} %</text>')
+    return parts
+
+
+def commit_labels(xs, records):
+    """The x axis: each record's commit (* for an uncommitted tree)."""
+    _, h, _, _, _, bottom = CHART
+    parts = []
     for i, r in enumerate(records):
         label = r["commit"][:8] + ("*" if r.get("tree") == "dirty" else "")
         parts.append(f'<text x="{xs[i]:.1f}" y="{h - bottom + 14}" font-size="10" text-anchor="end" '
                      f'transform="rotate(-40 {xs[i]:.1f} {h - bottom + 14})">{html.escape(label)}</text>')
-    parts.append("</svg>")
-    return "\n".join(parts)
+    return parts
 
 
 def report(records, out_dir):

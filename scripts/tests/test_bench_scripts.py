@@ -86,21 +86,30 @@ def test_mann_whitney(check):
           f"exact up to {br.EXACT_MAX_N} values in all, the normal approximation above")
 
 
-def test_gate(check):
-    floor = (spread(100.0), 1_000_000.0)
-    base = fake_run({FLOOR: floor, BENCH: (spread(400.0), 2_000_000.0), OTHER: (spread(50.0), 300_000.0)})
+GATE_FLOOR = (spread(100.0), 1_000_000.0)
 
-    def cur(bench_times=None, count=2_000_000.0, other=True, floor_times=None, **more):
-        spec = {FLOOR: (floor_times or floor[0], floor[1]), BENCH: (bench_times or spread(400.0), count)}
-        if other:
-            spec[OTHER] = (spread(50.0), 300_000.0)
-        spec.update(more)
-        return fake_run(spec)
 
+def gate_base():
+    """The gate tests' baseline: the floor, BENCH and OTHER, 9 repetitions each, counted."""
+    return fake_run({FLOOR: GATE_FLOOR, BENCH: (spread(400.0), 2_000_000.0), OTHER: (spread(50.0), 300_000.0)})
+
+
+def gate_cur(bench_times=None, count=2_000_000.0, other=True, floor_times=None, **more):
+    """A current run like gate_base's, with BENCH's times or count, the floor's times,
+    OTHER dropped or benchmarks added as given."""
+    spec = {FLOOR: (floor_times or GATE_FLOOR[0], GATE_FLOOR[1]), BENCH: (bench_times or spread(400.0), count)}
+    if other:
+        spec[OTHER] = (spread(50.0), 300_000.0)
+    spec.update(more)
+    return fake_run(spec)
+
+
+def test_gate_time(check):
+    """time/floor against the threshold, with the U test (9 against 9: exact)."""
+    base, floor = gate_base(), GATE_FLOOR
     check(gate(base, base) == {}, "gate: a run against itself passes")
-    # time/floor, with the U test (9 against 9: exact)
-    check(gate(base, cur(spread(480.0))) == {}, "gate: time +20 % (within 25 %), significant: passes")
-    f = gate(base, cur(spread(520.0)))
+    check(gate(base, gate_cur(spread(480.0))) == {}, "gate: time +20 % (within 25 %), significant: passes")
+    f = gate(base, gate_cur(spread(520.0)))
     check(set(f) == {BENCH} and "time/floor +30.0 %" in f[BENCH] and "U-test p" in f[BENCH],
           "gate: time +30 %, significant: fails naming it")
     # +30 % in the median, but the repetitions overlap: p >= 0.05, no regression.
@@ -127,45 +136,60 @@ def test_gate(check):
     check(set(f) == {BENCH} and "no U test" in f[BENCH], "gate: 1 repetition a side, +30 %: fails (threshold alone)")
     check(gate(one_base, fake_run({FLOOR: ([100.0], None), BENCH: ([480.0], None)})) == {},
           "gate: 1 repetition a side, +20 %: passes")
-    f = gate(base, cur([520.0], count=2_000_000.0))
+    f = gate(base, gate_cur([520.0], count=2_000_000.0))
     check(set(f) == {BENCH}, "gate: 9 repetitions against 1, +30 %: fails (no U test possible)")
-    # instruction counts at the threshold (2 %; exactly 2 % is not "more than")
-    check(gate(base, cur(count=2_039_999.0)) == {}, "gate: instructions +1.99995 %: passes")
-    check(gate(base, cur(count=2_040_000.0)) == {}, "gate: instructions +2 % exactly: passes")
-    f = gate(base, cur(count=2_040_001.0))
-    check(set(f) == {BENCH} and "instructions +2.00 %" in f[BENCH], "gate: instructions +2.00005 %: fails naming it")
-    check(gate(base, cur(count=1_000_000.0)) == {}, "gate: fewer instructions: passes")
-    # fails closed
-    f = gate(base, cur(other=False))
-    check(set(f) == {OTHER} and "missing" in f[OTHER], "gate: a benchmark missing from the current run fails, named")
-    f = gate(base, fake_run({}))
-    check("(the current run)" in f and "measured nothing" in f["(the current run)"], "gate: an empty run fails")
-    f = gate(base, fake_run({FLOOR: floor}))
-    check(set(f) == {BENCH, OTHER},
-          "gate: a run holding one benchmark fails, naming each one it lacks")
-    f = gate(base, cur(**{"BM_Unfloored": (spread(10.0), 1000.0)}))
-    check(set(f) == {"BM_Unfloored"} and "no floor" in f["BM_Unfloored"], "gate: a benchmark no floor rule covers fails")
-    f = gate(fake_run({BENCH: (spread(400.0), None)}), fake_run({BENCH: (spread(400.0), None)}))
-    check(set(f) == {BENCH} and "floor" in f[BENCH], "gate: a benchmark whose floor is in neither run fails")
-    f = gate(base, cur(count=None))
-    check(set(f) == {BENCH} and "no instruction count" in f[BENCH], "gate: a count the baseline has, missing: fails")
-    check(gate(base, cur(count=None), counts=False) == {}, "gate: ... unless counts are not required (--no-count)")
-    check(gate(base, cur(other=False), regex="Arith|Checker") == {} and gate(base, cur(other=False), regex="-Compose") == {},
-          "gate: --filter limits what the current run must hold (a leading '-' negates)")
-    f = gate(base, cur(floor_times=spread(300.0)))
+    f = gate(base, gate_cur(floor_times=spread(300.0)))
     check(FLOOR not in f, "gate: a floor is its own floor: its time is not gated (its count is)")
+
+
+def test_gate_counts(check):
+    """Instruction counts at the threshold (2 %; exactly 2 % is not "more than"), and
+    --no-time (bench.yml against a baseline recorded on another machine): counts only."""
+    base = gate_base()
+    check(gate(base, gate_cur(count=2_039_999.0)) == {}, "gate: instructions +1.99995 %: passes")
+    check(gate(base, gate_cur(count=2_040_000.0)) == {}, "gate: instructions +2 % exactly: passes")
+    f = gate(base, gate_cur(count=2_040_001.0))
+    check(set(f) == {BENCH} and "instructions +2.00 %" in f[BENCH], "gate: instructions +2.00005 %: fails naming it")
+    check(gate(base, gate_cur(count=1_000_000.0)) == {}, "gate: fewer instructions: passes")
     f = gate(base, fake_run({FLOOR: (spread(100.0), 1_100_000.0), BENCH: (spread(400.0), 2_000_000.0),
                              OTHER: (spread(50.0), 300_000.0)}))
     check(set(f) == {FLOOR}, "gate: a floor's instruction count is gated")
-    # --no-time (bench.yml against a baseline recorded on another machine): counts only.
-    check(gate(base, cur(spread(520.0)), times=False) == {}, "gate: --no-time: time +30 %, significant, passes")
-    f = gate(base, cur(spread(520.0), count=2_040_001.0), times=False)
+    check(gate(base, gate_cur(spread(520.0)), times=False) == {}, "gate: --no-time: time +30 %, significant, passes")
+    f = gate(base, gate_cur(spread(520.0), count=2_040_001.0), times=False)
     check(set(f) == {BENCH} and "instructions" in f[BENCH] and "time" not in f[BENCH],
           "gate: --no-time still gates the counts, and names only them")
-    # A counter (state.counters) that measures nothing fails the gate: 0 in every
-    # repetition (Google Benchmark then writes its _cv as NaN), or not finite in one.
+
+
+def test_gate_fails_closed(check):
+    """What the gate cannot compare fails it: a benchmark, floor or count missing, an
+    empty run, a benchmark no floor rule covers; --no-count and --filter relax it."""
+    base = gate_base()
+    f = gate(base, gate_cur(other=False))
+    check(set(f) == {OTHER} and "missing" in f[OTHER], "gate: a benchmark missing from the current run fails, named")
+    f = gate(base, fake_run({}))
+    check("(the current run)" in f and "measured nothing" in f["(the current run)"], "gate: an empty run fails")
+    f = gate(base, fake_run({FLOOR: GATE_FLOOR}))
+    check(set(f) == {BENCH, OTHER},
+          "gate: a run holding one benchmark fails, naming each one it lacks")
+    f = gate(base, gate_cur(**{"BM_Unfloored": (spread(10.0), 1000.0)}))
+    check(set(f) == {"BM_Unfloored"} and "no floor" in f["BM_Unfloored"], "gate: a benchmark no floor rule covers fails")
+    f = gate(fake_run({BENCH: (spread(400.0), None)}), fake_run({BENCH: (spread(400.0), None)}))
+    check(set(f) == {BENCH} and "floor" in f[BENCH], "gate: a benchmark whose floor is in neither run fails")
+    f = gate(base, gate_cur(count=None))
+    check(set(f) == {BENCH} and "no instruction count" in f[BENCH], "gate: a count the baseline has, missing: fails")
+    check(gate(base, gate_cur(count=None), counts=False) == {}, "gate: ... unless counts are not required (--no-count)")
+    check(gate(base, gate_cur(other=False), regex="Arith|Checker") == {}
+          and gate(base, gate_cur(other=False), regex="-Compose") == {},
+          "gate: --filter limits what the current run must hold (a leading '-' negates)")
+
+
+def test_gate_dead_counters(check):
+    """A counter (state.counters) that measures nothing fails the gate: 0 in every
+    repetition (Google Benchmark then writes its _cv as NaN), or not finite in one."""
+    base = gate_base()
+
     def with_counter(values):
-        run = cur()
+        run = gate_cur()
         reps = [b for b in run["benchmarks"] if b["name"] == BENCH]
         for b, v in zip(reps, itertools.cycle(values)):
             b["executed"] = v
@@ -179,6 +203,11 @@ def test_gate(check):
     check(gate(base, with_counter([0.0]), regex="Arith") == {}, "gate: ... unless --filter leaves its benchmark out")
 
 
+def time_changes(records):
+    """The commits of BENCH's time change points."""
+    return [c["index"] for c in bh.changes(records, BENCH) if c["kind"] == "time"]
+
+
 def test_change_points(check):
     misplaced, crowded, runs = [], 0, 0
     for reps in (3, 5):
@@ -189,7 +218,7 @@ def test_change_points(check):
                 step = rng.randint(3, n - 3)
                 records = series_records([1.0] * step + [size] * (n - step), reps, seed)
                 cands = [c[0] for c in bh.time_candidates(records, BENCH)]
-                found = [c["index"] for c in bh.changes(records, BENCH) if c["kind"] == "time"]
+                found = time_changes(records)
                 crowded += any(i != step and abs(i - step) <= bh.WINDOW for i in cands)
                 runs += 1
                 if found != [step]:
@@ -198,6 +227,12 @@ def test_change_points(check):
           f" and +30 %); {crowded} of them with other candidates within {bh.WINDOW} commits"
           + (f"; wrong: {misplaced[:2]}" if misplaced else ""))
     check(crowded >= runs // 2, f"... crowding is common: {crowded}/{runs} series (the test has teeth)")
+    flat = [c for seed in range(10) for c in bh.changes(series_records([1.0] * 12, 5, seed), BENCH)]
+    check(not flat, "no change point on flat noisy series (10 seeds)")
+
+
+def test_change_points_near_a_step(check):
+    """What lies next to a step does not move its change point off the step's commit."""
     # A commit just before the step, +4 % (below MIN_SHIFT) with little noise: its window
     # is fully separated too, so its p is as small as the step's; the step is the commit
     # whose own jump is the step.
@@ -206,7 +241,7 @@ def test_change_points(check):
         recs = series_records([1.0] * 5 + [1.04] + [1.25] * 5, 5, seed, noise=0.01)
         cands = bh.time_candidates(recs, BENCH)
         tied = [c[0] for c in cands if c[1] == min(q for _, q, _, _ in cands)]
-        found = [c["index"] for c in bh.changes(recs, BENCH) if c["kind"] == "time"]
+        found = time_changes(recs)
         if found != [6] or tied != [5, 6]:
             wrong.append((seed, found, tied))
     check(not wrong, "a +4 % commit just before a +25 % step ties the step's p: the step's own commit wins"
@@ -214,8 +249,7 @@ def test_change_points(check):
     # two steps WINDOW + 1 commits apart are two change points, each on its commit
     wrong = []
     for seed in range(10):
-        levels = [1.0] * 4 + [1.15] * (bh.WINDOW + 1) + [1.35] * 4
-        found = [c["index"] for c in bh.changes(series_records(levels, 5, seed), BENCH) if c["kind"] == "time"]
+        found = time_changes(series_records([1.0] * 4 + [1.15] * (bh.WINDOW + 1) + [1.35] * 4, 5, seed))
         if found != [4, 4 + bh.WINDOW + 1]:
             wrong.append((seed, found))
     check(not wrong, f"two steps {bh.WINDOW + 1} commits apart: both found, each on its commit"
@@ -223,8 +257,7 @@ def test_change_points(check):
     # two steps WINDOW commits apart show as one change point (at the larger jump)
     wrong = []
     for seed in range(10):
-        levels = [1.0] * 4 + [1.15] * bh.WINDOW + [1.35] * 5
-        found = [c["index"] for c in bh.changes(series_records(levels, 5, seed), BENCH) if c["kind"] == "time"]
+        found = time_changes(series_records([1.0] * 4 + [1.15] * bh.WINDOW + [1.35] * 5, 5, seed))
         if found not in ([4], [4 + bh.WINDOW]):
             wrong.append((seed, found))
     check(not wrong, f"two steps {bh.WINDOW} commits apart: one change point, on one of the two steps"
@@ -232,22 +265,22 @@ def test_change_points(check):
     # a one-commit outlier next to a step does not steal the change point
     wrong = []
     for seed in range(10):
-        levels = [1.0] * 5 + [1.06] + [1.0] + [1.2] * 5
-        found = [c["index"] for c in bh.changes(series_records(levels, 5, seed), BENCH) if c["kind"] == "time"]
+        found = time_changes(series_records([1.0] * 5 + [1.06] + [1.0] + [1.2] * 5, 5, seed))
         if found != [7]:
             wrong.append((seed, found))
     check(not wrong, "a +6 % one-commit outlier two commits before a +20 % step: the step's commit"
           + (f"; wrong: {wrong[:2]}" if wrong else ""))
-    flat = [c for seed in range(10) for c in bh.changes(series_records([1.0] * 12, 5, seed), BENCH)]
-    check(not flat, "no change point on flat noisy series (10 seeds)")
-    # instruction counts: exact, commit to commit, a change of 1 % or more
+
+
+def test_change_points_counts_and_memory(check):
+    """Instruction counts and memory: exact, commit to commit, a change of 1 % or more
+    (memory from 0: any change); a figure that starts or stops being recorded is none."""
     base = 1_000_000.0
     for new, want, what in ((1_010_000.0, True, "+1 % exactly"), (1_009_999.0, False, "+0.9999 %"),
                             (990_000.0, True, "-1 % exactly"), (990_001.0, False, "-0.9999 %")):
         recs = series_records([1.0] * 4, 3, 7, counts=[base, base, new, new])
         found = [c["index"] for c in bh.changes(recs, BENCH) if c["kind"] == "instructions"]
         check(found == ([2] if want else []), f"instruction change point at {what}: {'found at its commit' if want else 'none'}")
-    # memory: exact as counts are, and from 0 any change
     for old, new, want, what in ((1_000_000, 1_010_000, True, "+1 % exactly"), (1_000_000, 1_009_999, False, "+0.9999 %"),
                                  (1_000_000, 990_000, True, "-1 % exactly"), (0, 16, True, "0 -> 16"), (0, 0, False, "0 -> 0")):
         recs = series_records([1.0] * 4, 3, 7)
@@ -306,14 +339,19 @@ def test_atomic_writes(check, tmp):
     check(refused and open(hist).read() == text, "a bad record is refused and the history left as it was")
 
 
-def test_report(check, tmp, with_screenshot):
-    # Two fake records: BM_Checker three times slower and 5 % more instructions in the second.
+def two_records(tmp):
+    """Two fake records in tmp/history.jsonl: BM_Checker three times slower and 5 % more
+    instructions in the second; (their runs, the history's path, the records loaded)."""
     run_a, a = fake_record("a" * 40, 1.0, 1.0)
     run_b, b = fake_record("b" * 40, 3.0, 1.05)
     hist = os.path.join(tmp, "history.jsonl")
     bh.append(hist, a)
     bh.append(hist, b)
-    records = bh.load(hist)
+    return (run_a, run_b), hist, bh.load(hist)
+
+
+def test_report(check, tmp, with_screenshot):
+    _, _, records = two_records(tmp)
     check(len(records) == 2 and records[1]["benchmarks"][BENCH]["instructions"] == 2_100_000.0,
           "history.jsonl keeps both records with their instruction counts")
     found = bench_report.report(records, tmp)
@@ -321,6 +359,31 @@ def test_report(check, tmp, with_screenshot):
     check(kinds == {("time", "b" * 40), ("instructions", "b" * 40)},
           "the change in BM_Checker (time and instructions) is found at the second commit")
     check(not found[OTHER] and not found[FLOOR], "no change where nothing changed")
+    page = open(os.path.join(tmp, "index.html")).read()
+    check(page.count("<svg") == 3 and 'class="change"' in page, "index.html: one chart a benchmark, the change marked")
+    summary = open(os.path.join(tmp, "summary.md")).read()
+    check("time +" in summary.split(BENCH, 1)[1].split("\n")[0] and "`bbbbbbbb`" in summary,
+          "summary.md names the change and its commit")
+    paths = bh.export(records, os.path.join(tmp, "gbench"))
+    g = json.load(open(paths[1]))
+    check(len(paths) == 2 and {"name", "real_time", "cpu_time", "time_unit", "iterations"} <= set(g["benchmarks"][0])
+          and "caches" in g["context"] and br.load_run(paths[1]), "the records export as Google Benchmark JSON (and read back)")
+    if with_screenshot:
+        png = os.path.join(tmp, "report.png")
+        screenshot(os.path.join(tmp, "index.html"), png)
+        w, h, rows, bpp = png_pixels(png)
+        blue = sum(1 for r in rows for x in range(0, w * bpp, bpp)
+                   if abs(r[x] - 0x1f) < 40 and abs(r[x + 1] - 0x77) < 40 and abs(r[x + 2] - 0xb4) < 40)
+        red = sum(1 for r in rows for x in range(0, w * bpp, bpp)
+                  if abs(r[x] - 0xd6) < 40 and r[x + 1] < 80 and r[x + 2] < 80)
+        orange = sum(1 for r in rows for x in range(0, w * bpp, bpp)
+                     if r[x] > 200 and abs(r[x + 1] - 0x7f) < 40 and r[x + 2] < 60)
+        print(f"  screenshot {w}x{h}: {blue} time-series pixels, {orange} instruction pixels, {red} change-mark pixels")
+        check(blue > 300 and orange > 100 and red > 50, "headless Chromium drew the charts (series and change marks)")
+
+
+def test_chart_layout(check):
+    """svg_chart's geometry: the time axis and the change labels."""
     # The time axis spans the plot: its lowest label at the plot's bottom (y 180 + 4),
     # its highest at the top (y 20 + 4), every point between; far from zero (10x the floor)
     # so that a scale of the wrong span shows.
@@ -337,15 +400,12 @@ def test_report(check, tmp, with_screenshot):
     ys = {k: float(y) for y, k in re.findall(r'<text x="[-\d.]+" y="([-\d.]+)" font-size="11" fill="[^"]+">([a-z ]+) \+', svg)}
     check(ys == {"time": 32.0, "instructions": 44.0, "peak bytes": 56.0, "allocations": 68.0},
           f"chart: change labels at one commit, one line each kind in a fixed order: {ys}")
-    page = open(os.path.join(tmp, "index.html")).read()
-    check(page.count("<svg") == 3 and 'class="change"' in page, "index.html: one chart a benchmark, the change marked")
-    summary = open(os.path.join(tmp, "summary.md")).read()
-    check("time +" in summary.split(BENCH, 1)[1].split("\n")[0] and "`bbbbbbbb`" in summary,
-          "summary.md names the change and its commit")
-    paths = bh.export(records, os.path.join(tmp, "gbench"))
-    g = json.load(open(paths[1]))
-    check(len(paths) == 2 and {"name", "real_time", "cpu_time", "time_unit", "iterations"} <= set(g["benchmarks"][0])
-          and "caches" in g["context"] and br.load_run(paths[1]), "the records export as Google Benchmark JSON (and read back)")
+
+
+def test_history_replaces_and_refuses(check, tmp):
+    """What the history keeps: a newer uncommitted run replaces the older one, the doctored
+    record's run fails the gate, a run that measured nothing is not recorded."""
+    (run_a, run_b), hist, _ = two_records(tmp)
     _, d1 = fake_record("b" * 40, 1.0, 1.0)
     d1["tree"] = "dirty"
     bh.append(hist, d1)
@@ -360,18 +420,6 @@ def test_report(check, tmp, with_screenshot):
     except strict_io.BadInput as e:
         empty_ok = "measured nothing" not in str(e)
     check(not empty_ok, "a benchmark run that measured nothing is not recorded")
-    if with_screenshot:
-        png = os.path.join(tmp, "report.png")
-        screenshot(os.path.join(tmp, "index.html"), png)
-        w, h, rows, bpp = png_pixels(png)
-        blue = sum(1 for r in rows for x in range(0, w * bpp, bpp)
-                   if abs(r[x] - 0x1f) < 40 and abs(r[x + 1] - 0x77) < 40 and abs(r[x + 2] - 0xb4) < 40)
-        red = sum(1 for r in rows for x in range(0, w * bpp, bpp)
-                  if abs(r[x] - 0xd6) < 40 and r[x + 1] < 80 and r[x + 2] < 80)
-        orange = sum(1 for r in rows for x in range(0, w * bpp, bpp)
-                     if r[x] > 200 and abs(r[x + 1] - 0x7f) < 40 and r[x + 2] < 60)
-        print(f"  screenshot {w}x{h}: {blue} time-series pixels, {orange} instruction pixels, {red} change-mark pixels")
-        check(blue > 300 and orange > 100 and red > 50, "headless Chromium drew the charts (series and change marks)")
 
 
 # ----------------------------------------------------- bench-track (bench.yml's alerts) --

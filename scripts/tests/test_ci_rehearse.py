@@ -40,6 +40,7 @@ line: ci_rehearse_units in-process in a second, ci_rehearse_actions on planted
 workflows, ci_rehearse on bench.yml; scripts_pytest leaves this file to them.  Skipped,
 not failed, outside a git checkout or without PyYAML.
 """
+import importlib
 import json
 import os
 import shlex
@@ -63,7 +64,7 @@ def rehearsable():
     import ci_rehearse
     try:
         ci_rehearse.repo_root()
-        import yaml  # noqa: F401
+        importlib.import_module("yaml")
     except (ci_rehearse.Skip, ImportError) as e:
         pytest.skip(f"rehearsal: {e}")
 
@@ -173,13 +174,19 @@ def workspace(tmp):
     return ws
 
 
-def test_units_expressions(check, tmp):
-    """The expression evaluator: values, operators, functions and their arities, errors."""
-    import ci_rehearse as cr
+def expression_evaluator(cr):
+    """An Evaluator over small contexts: a push to main, a failed step s with outputs, a
+    matrix suite; hashFiles() is "H"."""
     ctx = {"github": {"sha": "abc", "event_name": "push", "event": {"pull_request": None}, "ref": "refs/heads/main"},
            "env": {"A": "x"}, "steps": {"s": {"outcome": "failure", "outputs": {"cache-hit": "true", "n": "3"}}},
            "matrix": {"suite": "quick"}, "secrets": {}, "runner": {}, "job": {}, "strategy": {}, "inputs": {}, "vars": {}}
-    ev = cr.Evaluator(ctx, lambda: "success", lambda pats: "H")
+    return cr.Evaluator(ctx, lambda: "success", lambda pats: "H")
+
+
+def test_units_expressions(check):
+    """The expression evaluator's values: operators, functions, contexts."""
+    import ci_rehearse as cr
+    ev = expression_evaluator(cr)
     cases = [
         ("1 == 1.0", True), ("'ABC' == 'abc'", True), ("null == 0", True), ("'' == 0", True), ("'1' == 1", True),
         ("true && 'x'", "x"), ("0 || 'y'", "y"), ("!steps.none.outcome", True), ("steps.s.outputs['cache-hit']", "true"),
@@ -199,6 +206,12 @@ def test_units_expressions(check, tmp):
         except cr.ExprError as e:
             got = f"error: {e}"
         check(got == want, f"${{{{ {text} }}}} = {got!r}" + ("" if got == want else f", not {want!r}"))
+
+
+def test_units_expression_errors(check):
+    """Unknown names, functions given too few or too many arguments, a format place with
+    no argument, syntax errors: each an error."""
+    import ci_rehearse as cr
     for text, name in (("foo.bar", "foo"), ("needs.build.result", "needs"), ("frobnicate(1)", "frobnicate"),
                        ("contains('a')", "contains")):
         try:
@@ -226,7 +239,7 @@ def test_units_expressions(check, tmp):
         try:  # a place with no argument; 256 arguments
             node = cr.parse_expression(text)
             cr.check_names(node)
-            ev.eval(node)
+            expression_evaluator(cr).eval(node)
             check(False, f"${{{{ {text[:40]} }}}}: accepted")
         except cr.ExprError as e:
             check(name in str(e), f"${{{{ {text[:40]} }}}}: an error naming {name}: {str(e)[:80]}")
@@ -447,9 +460,23 @@ def test_refusals(check, tmp):
 
 
 # ------------------------------------------------------------------- the rehearsal --
-def test_tracking(check, tmp):
+def rehearsed(workflow, state, args):
+    """One rehearsal and what its checks read right after it: exit code, output, commit,
+    the cache entries, each entry's series, the step summary."""
+    rc, out = rehearse(workflow, state, args)
+    e = entries(state)
+    return {"rc": rc, "out": out, "sha": header_sha(out), "entries": e, "series": [series_of(d) for _, d in e],
+            "summary": summary_of(state, out)}
+
+
+@pytest.fixture(scope="module")
+def tracking(tmp_path_factory):
+    """bench.yml's tracking path rehearsed three times in one state folder (runs 1, 2, 3:
+    counts x0.99, x1.015, x1.015 again, the package steps skipped), then the teeth (a copy
+    restoring with the combined actions/cache, no save step) twice from run 1's state;
+    the test_tracking_* tests each check one part of it."""
+    tmp = str(tmp_path_factory.mktemp("tracking"))
     skips = package_steps(WORKFLOW)
-    check(len(skips) == 2, f"bench.yml's package steps found (apt-get, ./scripts/deps): {skips}")
     x099, v099 = plant(tmp, 0.99)
     x1015, v1015 = plant(tmp, 1.015)
     common = [a for s in skips for a in ("--skip", s)]
@@ -458,47 +485,21 @@ def test_tracking(check, tmp):
         cmd = f"mkdir -p out && cp {shlex.quote(run)} out/bench.json && echo planted > out/bench.txt"
         return common + ["--replace", f"bench={cmd}"]
 
-    state = os.path.join(tmp, "state")
-    rc, out1 = rehearse(WORKFLOW, state, args(x099))
-    sha1 = header_sha(out1)
-    e = entries(state)
-    check(rc == 0 and "job bench: success" in out1, f"run 1 (x0.99): the job passes: exit {rc}" + ("" if rc == 0 else "\n" + out1))
-    check("success" in step_line(out1, "Gate against"), "run 1: the gate against the committed baseline passes")
-    check(len(e) == 1 and e[0][0]["key"].startswith("bench-tracker-"), f"run 1: one cache entry, the series: {[m['key'] for m, _ in e]}")
-    s = series_of(e[0][1]) if e else []
-    check(len(s) == 1 and s[0]["commit"]["id"] == sha1 and same_values(values(s[0]["benches"]), v099),
-          f"run 1: the series seeded with run 1's point ({len(s)} entries)")
-    check("the first point of the series" in summary_of(state, out1), "run 1: the step summary says the series starts")
-    teeth_state = os.path.join(tmp, "teeth-state")
+    state, teeth_state = os.path.join(tmp, "state"), os.path.join(tmp, "teeth-state")
+    t = {"skips": skips, "v099": v099, "v1015": v1015}
+    t[1] = rehearsed(WORKFLOW, state, args(x099))
     shutil.copytree(state, teeth_state, symlinks=True)
+    t[2] = rehearsed(WORKFLOW, state, args(x1015))
+    t[3] = rehearsed(WORKFLOW, state, args(x1015))
+    teeth = combined_cache_copy(tmp)
+    t["teeth 2"] = rehearsed(teeth, teeth_state, args(x1015))
+    t["teeth 3"] = rehearsed(teeth, teeth_state, args(x1015))
+    return t
 
-    rc, out2 = rehearse(WORKFLOW, state, args(x1015))
-    sha2 = header_sha(out2)
-    e = entries(state)
-    check(rc == 1 and "job bench: failure" in out2, f"run 2 (x1.015): the job fails: exit {rc}" + ("" if rc == 1 else "\n" + out2))
-    check("success" in step_line(out2, "Gate against"), "run 2: the gate passes (within 2 % of the baseline)")
-    check("failure" in step_line(out2, "Instruction counts against the previous push") and "continue-on-error"
-          in step_line(out2, "Instruction counts against the previous push"), "run 2: bench-track alerts (continue-on-error)")
-    check("success" in step_line(out2, "Save the tracked series"), "run 2: the series is saved all the same")
-    check("failure" in step_line(out2, "Decide") and "::error title=Benchmarks::" in out2, "run 2: the last step fails the job")
-    s = series_of(e[-1][1]) if e else []
-    check(len(e) == 2 and len(s) == 2 and s[0]["commit"]["id"] == sha1 and s[1]["commit"]["id"] == sha2
-          and same_values(values(s[1]["benches"]), v1015),
-          f"run 2: the saved series has 2 entries, the last run 2's values ({len(e)} cache entries, {len(s)} points)")
-    summary = summary_of(state, out2)
-    check(f"against {(sha1 or '')[:12]}" in summary and "**ERROR**" in summary, "run 2: the step summary shows the alert")
 
-    rc, out3 = rehearse(WORKFLOW, state, args(x1015))
-    sha3 = header_sha(out3)
-    e = entries(state)
-    summary = summary_of(state, out3)
-    check(rc == 0 and "job bench: success" in out3, f"run 3 (x1.015 again): the job passes: exit {rc}" + ("" if rc == 0 else "\n" + out3))
-    check(f"against {(sha2 or '')[:12]}" in summary and "**ERROR**" not in summary,
-          "run 3: compared with run 2 (the run that alerted), no alert")
-    check(len(e) == 3 and len(series_of(e[-1][1])) == 3, f"run 3: the series has 3 points ({len(e)} cache entries)")
-    check(len({sha1, sha2, sha3}) == 3 and None not in (sha1, sha2, sha3), "three runs, three commits")
-
-    # The teeth: the combined actions/cache saves only when the job succeeded.
+def combined_cache_copy(tmp):
+    """A copy of bench.yml that restores with the combined actions/cache (it saves in a
+    post step, only when the job succeeded) and has no save step; its path."""
     import yaml
     import ci_rehearse
     with open(WORKFLOW) as f:
@@ -510,12 +511,60 @@ def test_tracking(check, tmp):
     teeth = os.path.join(tmp, "bench-combined-cache.yml")
     with open(teeth, "w") as f:
         yaml.safe_dump(wf, f, sort_keys=False)
-    rc, t2 = rehearse(teeth, teeth_state, args(x1015))
-    check(rc == 1 and "Post Restore the tracked series: skipped" in t2,
-          f"teeth, run 2: the job fails and the combined cache's post step is skipped: exit {rc}" + ("" if rc == 1 else "\n" + t2))
-    check(len(entries(teeth_state)) == 1, f"teeth, run 2: nothing saved ({len(entries(teeth_state))} cache entries)")
-    rc, t3 = rehearse(teeth, teeth_state, args(x1015))
-    summary = summary_of(teeth_state, t3)
+    return teeth
+
+
+def test_tracking_first_run(check, tracking):
+    """Run 1 (x0.99): the first point, the series seeded, the gate and the job pass."""
+    skips, r1 = tracking["skips"], tracking[1]
+    check(len(skips) == 2, f"bench.yml's package steps found (apt-get, ./scripts/deps): {skips}")
+    rc, out1, e, s = r1["rc"], r1["out"], r1["entries"], (r1["series"] or [[]])[0]
+    check(rc == 0 and "job bench: success" in out1, f"run 1 (x0.99): the job passes: exit {rc}" + ("" if rc == 0 else "\n" + out1))
+    check("success" in step_line(out1, "Gate against"), "run 1: the gate against the committed baseline passes")
+    check(len(e) == 1 and e[0][0]["key"].startswith("bench-tracker-"), f"run 1: one cache entry, the series: {[m['key'] for m, _ in e]}")
+    check(len(s) == 1 and s[0]["commit"]["id"] == r1["sha"] and same_values(values(s[0]["benches"]), tracking["v099"]),
+          f"run 1: the series seeded with run 1's point ({len(s)} entries)")
+    check("the first point of the series" in r1["summary"], "run 1: the step summary says the series starts")
+
+
+def test_tracking_alert_saved(check, tracking):
+    """Run 2 (x1.015, +2.53 % over run 1, the baseline within 2 % of it): bench-track
+    alerts, the job fails in its last step, and the series is saved all the same."""
+    r2, sha1 = tracking[2], tracking[1]["sha"]
+    rc, out2, e, s = r2["rc"], r2["out"], r2["entries"], (r2["series"] or [[]])[-1]
+    check(rc == 1 and "job bench: failure" in out2, f"run 2 (x1.015): the job fails: exit {rc}" + ("" if rc == 1 else "\n" + out2))
+    check("success" in step_line(out2, "Gate against"), "run 2: the gate passes (within 2 % of the baseline)")
+    check("failure" in step_line(out2, "Instruction counts against the previous push") and "continue-on-error"
+          in step_line(out2, "Instruction counts against the previous push"), "run 2: bench-track alerts (continue-on-error)")
+    check("success" in step_line(out2, "Save the tracked series"), "run 2: the series is saved all the same")
+    check("failure" in step_line(out2, "Decide") and "::error title=Benchmarks::" in out2, "run 2: the last step fails the job")
+    check(len(e) == 2 and len(s) == 2 and s[0]["commit"]["id"] == sha1 and s[1]["commit"]["id"] == r2["sha"]
+          and same_values(values(s[1]["benches"]), tracking["v1015"]),
+          f"run 2: the saved series has 2 entries, the last run 2's values ({len(e)} cache entries, {len(s)} points)")
+    summary = r2["summary"]
+    check(f"against {(sha1 or '')[:12]}" in summary and "**ERROR**" in summary, "run 2: the step summary shows the alert")
+
+
+def test_tracking_after_alert(check, tracking):
+    """Run 3 (x1.015 again, a new commit): compared with run 2, the run that alerted."""
+    r3, shas = tracking[3], [tracking[i]["sha"] for i in (1, 2, 3)]
+    rc, out3, e, summary = r3["rc"], r3["out"], r3["entries"], r3["summary"]
+    check(rc == 0 and "job bench: success" in out3, f"run 3 (x1.015 again): the job passes: exit {rc}" + ("" if rc == 0 else "\n" + out3))
+    check(f"against {(shas[1] or '')[:12]}" in summary and "**ERROR**" not in summary,
+          "run 3: compared with run 2 (the run that alerted), no alert")
+    check(len(e) == 3 and len(r3["series"][-1]) == 3, f"run 3: the series has 3 points ({len(e)} cache entries)")
+    check(len(set(shas)) == 3 and None not in shas, "three runs, three commits")
+
+
+def test_tracking_teeth(check, tracking):
+    """The teeth: the combined actions/cache saves only when the job succeeded, so from
+    run 1's state run 2's point is lost and run 3 alerts again, against run 1."""
+    t2, t3, sha1 = tracking["teeth 2"], tracking["teeth 3"], tracking[1]["sha"]
+    rc = t2["rc"]
+    check(rc == 1 and "Post Restore the tracked series: skipped" in t2["out"],
+          f"teeth, run 2: the job fails and the combined cache's post step is skipped: exit {rc}" + ("" if rc == 1 else "\n" + t2["out"]))
+    check(len(t2["entries"]) == 1, f"teeth, run 2: nothing saved ({len(t2['entries'])} cache entries)")
+    rc, summary = t3["rc"], t3["summary"]
     check(rc == 1 and f"against {(sha1 or '')[:12]}" in summary and "**ERROR**" in summary,
           f"teeth, run 3: run 2's point lost, it alerts again against run 1: exit {rc}")
 

@@ -33,7 +33,7 @@ called, and with no PYTHONDONTWRITEBYTECODE:
   __pycache__ behind, or import the package lib/ without putting scripts/ on sys.path
   are each caught.
 Each check prints a line, ok or FAIL (conftest.py's `check`).  ctest
-campaign_page_self_test runs test_campaign, test_campaign_page, test_run and
+campaign_page_self_test runs test_campaign, the test_campaign_page* tests, test_run and
 test_run_failures alone: the campaign's pages in seconds, the first test scripts/mutate
 runs on their mutants.
 """
@@ -344,17 +344,17 @@ def fractions(text, target):
     return re.findall(r"data-fraction='([0-9.]+)'", row.group(1)) if row else None
 
 
+def campaign_page(out, *args):
+    """(exit code, stdout, stderr, out/report.html's text) of campaign.py page OUT."""
+    p = subprocess.run([sys.executable, os.path.join(HERE, "campaign.py"), "page", out, *args], capture_output=True, text=True)
+    return p.returncode, p.stdout, p.stderr, read(os.path.join(out, "report.html"))
+
+
 def test_campaign_page(check, tmp):
     """campaign.py page: each section drawn from its file (values found where they
-    belong, escaped), links into the llvm-cov report only where its page exists; a
-    missing file and a bad one each leave their section saying which and why, the rest
-    drawn (a bad line by its number); a DIR that is not a folder is exit 2."""
+    belong, escaped), links into the llvm-cov report only where its page exists."""
     out = campaign_out(tmp)
-
-    def page():
-        p = subprocess.run([sys.executable, os.path.join(HERE, "campaign.py"), "page", out], capture_output=True, text=True)
-        return p.returncode, p.stdout, p.stderr, read(os.path.join(out, "report.html"))
-    rc, said, err, text = page()
+    rc, said, err, text = campaign_page(out)
     check(rc == 0 and said == os.path.join(out, "report.html") + "\n" and not err, f"campaign.py page: exit {rc}, {said!r} {err!r}")
     check("<td>g++ &lt;b&gt;&amp;</td>" in text and "<td class='FAIL'>FAIL</td>" in text and "<b>&" not in text,
           "page: the step table from steps.tsv, escaped")
@@ -378,35 +378,44 @@ def test_campaign_page(check, tmp):
           "page: the mutation score per operator from score.json")
     check(text.count("class=\"chart\"") == len(fake_names()) and "time +" in text,
           "page: a benchmark chart per benchmark of the history, its change point marked")
+
+
+def test_campaign_page_scales(check, tmp):
+    """Rates below one and corpora that stay empty: bars against the largest value, never
+    against a floor that is not in the data (and no division by zero)."""
+    out = campaign_out(tmp)
+    summary = os.path.join(out, "fuzz", "summary.tsv")
+    head = "target\texecs\texec_per_s_all_jobs\tcorpus_before\tcorpus_after\tnew_inputs\tcrashes\n"
+    for rows, want in ((("a\t1\t0.5\t0\t0\t0\t0", "b\t1\t0.25\t0\t1\t1\t0"), {"a": ["0.5000", "0.0000"], "b": ["0.2500", "1.0000"]}),
+                       (("a\t1\t0.5\t0\t0\t0\t0",), {"a": ["0.5000", "0.0000"]})):
+        write(summary, head + "\n".join(rows) + "\n")
+        rc, _, err, text = campaign_page(out)
+        got = {t: fractions(text, t) for t in want}
+        check(rc == 0 and got == want, f"page: small rates and empty corpora drawn to scale: exit {rc} {got} {err[-300:]!r}")
+
+
+def test_campaign_page_bad_files(check, tmp):
+    """A missing file and a bad one each leave their section saying which and why, the
+    rest drawn (a bad line by its number); a DIR that is not a folder is exit 2."""
+    out = campaign_out(tmp)
     folders = os.path.join(out, "coverage", "folders.txt")
     kept = read(folders)
     for bad in ("  50 % of 2 lines core/x", "  50.00 X 1 of 2 lines core/x", "  50.00 % 1 in 2 lines core/x",
                 "  50.00 % 1 of 2 rows core/x"):
         write(folders, kept + bad + "\n")
-        rc, _, err, text = page()
+        rc, _, err, text = campaign_page(out)
         check(rc == 0 and "folders.txt: line 3: expected &#x27;P % C of T lines FOLDER&#x27;" in text,
               f"page: a bad line of folders.txt ({bad.strip()!r}) named by its number: exit {rc} {err!r}")
     write(folders, kept)
     check(text.rstrip().endswith("</body></html>"), f"page: a whole HTML document: ...{text[-40:]!r}")
-    # Rates below one and corpora that stay empty: bars against the largest value, never
-    # against a floor that is not in the data (and no division by zero).
-    summary, kept_summary = os.path.join(out, "fuzz", "summary.tsv"), read(os.path.join(out, "fuzz", "summary.tsv"))
-    head = "target\texecs\texec_per_s_all_jobs\tcorpus_before\tcorpus_after\tnew_inputs\tcrashes\n"
-    for rows, want in ((("a\t1\t0.5\t0\t0\t0\t0", "b\t1\t0.25\t0\t1\t1\t0"), {"a": ["0.5000", "0.0000"], "b": ["0.2500", "1.0000"]}),
-                       (("a\t1\t0.5\t0\t0\t0\t0",), {"a": ["0.5000", "0.0000"]})):
-        write(summary, head + "\n".join(rows) + "\n")
-        rc, _, err, text = page()
-        got = {t: fractions(text, t) for t in want}
-        check(rc == 0 and got == want, f"page: small rates and empty corpora drawn to scale: exit {rc} {got} {err[-300:]!r}")
-    write(summary, kept_summary)
     write(os.path.join(out, "mutate-campaign", "score.json"), '{"killed": 1, "counted": 2, "per_operator": [1, 2]}')
-    rc, _, err, text = page()
+    rc, _, err, text = campaign_page(out)
     check(rc == 0 and "score.json: per_operator: expected {operator: {killed, counted}}" in text,
           f"page: per_operator that is not an object is named: exit {rc} {err[-300:]!r}")
     os.remove(os.path.join(out, "fuzz", "summary.tsv"))
     write(os.path.join(out, "mutate-campaign", "score.json"), '{"killed": 1, "counted": 2, "per_operator": {"ror": {"killed": 5, "counted": 4}}}')
     write(os.path.join(out, "coverage", "files.tsv"), "core/cli/a.cpp\t30\n")
-    rc, _, err, text = page()
+    rc, _, err, text = campaign_page(out)
     check(rc == 0 and "fuzz/summary.tsv is missing" in text and "score.json: per_operator: expected" in text
           and "files.tsv: line 1: expected 3 tab-separated fields, got 2" in text and "data-section='coverage'" in text
           and "<td class='FAIL'>FAIL</td>" in text and text.count("class=\"chart\"") > 0,
@@ -415,9 +424,14 @@ def test_campaign_page(check, tmp):
                        capture_output=True, text=True)
     check(p.returncode == 2 and "steps.tsv: not a folder" in p.stderr and p.stderr.count("\n") == 1,
           f"page: a DIR that is not a folder is exit 2: {p.returncode} {p.stderr!r}")
-    # Hostile values: a tab in a step's detail is kept; nan, inf, signs and exponents are
-    # not numbers here; booleans are not counts; a loop is not "missing"; a dead link and a
-    # folder where a page should be are not linked.
+
+
+def test_campaign_page_hostile(check, tmp):
+    """Hostile values: a tab in a step's detail is kept; nan, inf, signs and exponents are
+    not numbers here; booleans are not counts; a loop is not "missing"; a dead link and a
+    folder where a page should be are not linked; a title that is not UTF-8 is escaped; a
+    report.html that cannot be replaced is exit 2."""
+    out = campaign_out(tmp)
     write(os.path.join(out, "steps.tsv"), "step\tresult\tdetail\nmutation\tFAIL\tmake: *** [x]\tError 2\n")
     write(os.path.join(out, "fuzz", "summary.tsv"), "target\texecs\texec_per_s_all_jobs\tcorpus_before\tcorpus_after\t"
                                                    "new_inputs\tcrashes\na\t1\tnan\t1\t2\t1\t0\n")
@@ -427,7 +441,7 @@ def test_campaign_page(check, tmp):
     os.makedirs(os.path.join(out, "hypotheses.html"))
     os.remove(os.path.join(out, "bench-history", "history.jsonl"))
     os.symlink("history.jsonl", os.path.join(out, "bench-history", "history.jsonl"))
-    rc, _, err, text = page()
+    rc, _, err, text = campaign_page(out)
     check(rc == 0 and "<td>make: *** [x]\tError 2</td>" in text and "line 2: expected a rate (digits, a decimal point), got &#x27;nan&#x27;" in text
           and "files.tsv: line 1: expected a count, got &#x27;3e1&#x27;" in text and "score.json: expected {killed, counted" in text
           and "history.jsonl: too many levels of symbolic links" in text and "<iframe" not in text

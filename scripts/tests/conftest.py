@@ -6,7 +6,8 @@ The `check` fixture is a soft assertion for tests that state many checks: each
 `check(ok, what)` prints one line, ok or FAIL, and the test fails once it returns,
 naming every check that failed (so one run shows them all, not only the first).
 `--screenshot` runs the tests that draw in headless Chromium in that mode
-(ctest bench_report_renders_in_chromium)."""
+(ctest bench_report_renders_in_chromium).  `--neffbar PATH` names the built CLI for
+the tests that run it (the `neffbar` fixture); without it they are skipped, saying why."""
 import os
 import sys
 
@@ -23,11 +24,21 @@ from lib.checks import Checks  # noqa: E402
 
 def pytest_addoption(parser):
     parser.addoption("--screenshot", action="store_true", help="draw the reports in headless Chromium")
+    parser.addoption("--neffbar", metavar="PATH", help="the built neffbar CLI, for the tests that run it")
 
 
 @pytest.fixture
 def with_screenshot(request):
     return request.config.getoption("--screenshot")
+
+
+@pytest.fixture
+def neffbar(request):
+    """The built CLI given as --neffbar, as an absolute path; the test is skipped without it."""
+    path = request.config.getoption("--neffbar")
+    if not path:
+        pytest.skip("needs the built CLI: --neffbar PATH")
+    return os.path.abspath(path)
 
 
 @pytest.fixture

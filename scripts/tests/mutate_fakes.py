@@ -154,7 +154,8 @@ def plant_selection(r):
     """A g++ build tree for Runner r's test selection: ninja's edges (an object per source,
     a library, a program linking it, a test binary that depends on the program, another
     binary of other objects), the objects' dependencies, the tests' commands, and the
-    scripts they name (a module, lib/'s modules, a folder of pytest tests, a README)."""
+    scripts they name (a module, lib/'s modules, a folder of pytest tests, one test file
+    and its node, a README)."""
     b, t = str(r.gcc), str(r.tree)
     (r.gcc / "bin").mkdir(parents=True)
     (r.tree / "scripts").mkdir(parents=True)
@@ -175,7 +176,8 @@ def plant_selection(r):
              "tool_self_test": (["py-selftest"], ["/usr/bin/sh", "-c", "x", "sh", "/usr/bin/python3", f"{t}/scripts/tool_selftest.py"]),
              "other_self_test": (["py-selftest"], [f"{t}/scripts/other", "--self-test"]),
              "scripts_self_test": (["py-selftest"], ["/usr/bin/python3", f"{t}/scripts/scripts_selftest.py"]),
-             "pytest": (["py-selftest"], ["/usr/bin/python3", "-m", "pytest", f"{t}/scripts/tests"])}
+             "pytest": (["py-selftest"], ["/usr/bin/python3", "-m", "pytest", f"{t}/scripts/tests"]),
+             "one_file": (["py-selftest"], ["/usr/bin/python3", "-m", "pytest", f"{t}/scripts/tests/test_lonely.py::test_x"])}
     r.tests = {n: (labels, None) for n, (labels, _) in tests.items()}
     r.commands = {n: cmd for n, (_, cmd) in tests.items()}
     (r.tree / "scripts" / "lib").mkdir()
@@ -187,4 +189,6 @@ def plant_selection(r):
         (r.tree / "scripts" / name).write_text(text)
     (r.tree / "scripts" / "tests").mkdir()
     (r.tree / "scripts" / "tests" / "test_other.py").write_text("import other_lib\n")
+    (r.tree / "scripts" / "tests" / "test_lonely.py").write_text("lonely = cli.load_script('lonely')\n")
+    (r.tree / "scripts" / "lonely").write_text("#!/usr/bin/env python3\nprint('lonely')\n")
     (r.tree / "scripts" / "other_lib.py").write_text("from lib.deep import W\nY = 2\n")

@@ -680,16 +680,18 @@ def test_selection_of_a_cpp_mutant(selection):
 @needs_ninja
 def test_selection_of_a_python_mutant(selection):
     """The self-tests whose files name the script (through a module, lib/'s modules, a
-    folder of pytest tests) and scripts_self_test; a README naming every script does not count."""
+    folder of pytest tests, one pytest file named with its node) and scripts_self_test; a
+    README naming every script does not count."""
     got = {f: sorted(selection.selected_tests(dict(file=f, python=True), mutate.PY_GROUPS))
            for f in ("scripts/lib_io.py", "scripts/tool", "scripts/other", "scripts/other_lib.py",
-                     "scripts/lib/shared.py", "scripts/lib/deep.py")}
+                     "scripts/lib/shared.py", "scripts/lib/deep.py", "scripts/lonely")}
     assert got == {"scripts/lib/shared.py": ["scripts_self_test", "tool_self_test"],  # from lib import NAME
                    "scripts/lib/deep.py": ["pytest", "scripts_self_test"],  # from lib.NAME import, through other_lib.py
                    "scripts/lib_io.py": ["scripts_self_test", "tool_self_test"],
                    "scripts/tool": ["scripts_self_test", "tool_self_test"],
                    "scripts/other": ["other_self_test", "scripts_self_test"],
-                   "scripts/other_lib.py": ["pytest", "scripts_self_test"]}  # through the folder of pytest tests
+                   "scripts/other_lib.py": ["pytest", "scripts_self_test"],  # through the folder of pytest tests
+                   "scripts/lonely": ["one_file", "pytest", "scripts_self_test"]}  # one file of it
 
 
 @needs_ninja

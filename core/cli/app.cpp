@@ -40,6 +40,36 @@ int parse_and_run(CLI::App& app, int argc, char** argv, Run& r) {
   return r.exit_code;
 }
 
+// An unknown command names itself and the commands there are (CLI11 would only say
+// that a subcommand is required): false after that error line.
+bool known_command(const CLI::App& app, std::string_view command) {
+  std::string names;
+  bool known = false;
+  for (const CLI::App* sub : app.get_subcommands({})) {
+    names += (names.empty() ? "" : ", ") + sub->get_name();
+    known = known || sub->get_name() == command;
+  }
+  if (!known) error_line("", "unknown command '" + std::string(command) + "'; the commands are: " + names);
+  return known;
+}
+
+// The command's captured result to -o (whole or not at all) or stdout: rc, or Invalid
+// when it cannot be written.
+int deliver(const std::string& result, const Run& r, int rc) {
+  if (!r.to_stdout() && !r.output_written) {
+    if (const auto failed = write_file_atomically(r.output, result)) {
+      error_line(r.output, *failed);
+      return code(Exit::Invalid);
+    }
+    return rc;
+  }
+  if (const auto failed = write_stdout(result)) {
+    error_line("stdout", *failed);
+    return code(Exit::Invalid);
+  }
+  return rc;
+}
+
 }  // namespace
 
 int run(int argc, char** argv, model::SecondsClock clock) {
@@ -71,20 +101,7 @@ int run(int argc, char** argv, model::SecondsClock clock) {
                     "Write the result to FILE, whole or not at all (a temporary beside it, then rename); "
                     "default: stdout");
   }
-  // An unknown command names itself and the commands there are (CLI11 would only say
-  // that a subcommand is required).
-  if (argc > 1 && argv[1][0] != '-') {
-    std::string names;
-    bool known = false;
-    for (const CLI::App* sub : app.get_subcommands({})) {
-      names += (names.empty() ? "" : ", ") + sub->get_name();
-      known = known || sub->get_name() == argv[1];
-    }
-    if (!known) {
-      error_line("", "unknown command '" + std::string(argv[1]) + "'; the commands are: " + names);
-      return code(Exit::Usage);
-    }
-  }
+  if (argc > 1 && argv[1][0] != '-' && !known_command(app, argv[1])) return code(Exit::Usage);
   std::string result;
   int rc = 0;
   {
@@ -93,18 +110,7 @@ int run(int argc, char** argv, model::SecondsClock clock) {
     result = captured.text();
   }
   if (rc == code(Exit::Invalid) || rc == code(Exit::Usage)) return rc;  // nothing written on error
-  if (!r.to_stdout() && !r.output_written) {
-    if (const auto failed = write_file_atomically(r.output, result)) {
-      error_line(r.output, *failed);
-      return code(Exit::Invalid);
-    }
-    return rc;
-  }
-  if (const auto failed = write_stdout(result)) {
-    error_line("stdout", *failed);
-    return code(Exit::Invalid);
-  }
-  return rc;
+  return deliver(result, r, rc);
 }
 
 }  // namespace neffbar::cli

@@ -152,6 +152,42 @@ inline MatrixRowInput draw_matrix_row(Source& s) {
 }
 using MatrixRowFn = std::function<Result<MatrixRow>(const Scenario&)>;
 
+// A decided row's reports: a failing row has a counterexample and broke in a round it
+// ran (random schedules measure none); its Markdown and JSON rows name the verdict.
+inline void row_reads(const MatrixRow& row, const Scenario& s, Judge& j) {
+  const Verdict v = row.verdict;
+  const bool failed = v != Verdict::Ok && v != Verdict::Budget;
+  j.require(failed == !row.counterexample.empty(), "a failing row has a counterexample");
+  // Random schedules do not measure the smallest failing round count; the others do.
+  j.require(row.engine == Engine::Random ? row.broke_in_round == 0
+                                         : !failed || (row.broke_in_round >= 1 && row.broke_in_round <= s.topo.rounds),
+            "it broke in a round it ran");
+  j.require(occurrences(report::matrix_markdown({row}), std::string("| ") + std::string(verdict_name(v)) + " |") == 1,
+            "the Markdown row names the verdict");
+  const nlohmann::json js = nlohmann::json::parse(report::matrix_json({row}));
+  j.require(js.size() == 1 && js[0]["verdict"] == verdict_name(v) && js[0]["chips"] == s.topo.chips,
+            "the JSON row names the verdict and the topology");
+}
+
+// The reductions and the persistent engine against the unreduced search, on the
+// scenario's lowered system.
+inline void reductions_agree(const Scenario& s, Judge& j) {
+  const Result<Lowered> low = lower_with_hints(*compose(s.topo), s.hyp);
+  j.require(low.ok(), "a composed topology lowers under any hypotheses");
+  promela_reads(low->system, j);
+  if (low->system.procs.size() > 6) return;  // the unreduced search stays small
+  CheckOptions full = s.run.check, bare = s.run.check;
+  full.collect_all = bare.collect_all = true;
+  full.symmetry_hints = low->hints;
+  bare.reduce = bare.por = bare.symmetry = false;
+  bare.max_states = 20'000;
+  const CheckResult a = check_explicit(low->system, full);
+  const CheckResult b = check_explicit(low->system, bare);
+  counterexample_reads(low->system, a, j);
+  engines_agree(low->system, a, b, j);
+  persistent_agrees_with(low->system, b, bare.guarantee, j);
+}
+
 inline void matrix_rows_hold(const MatrixRowInput& in, const MatrixRowFn& row_of, Judge& j) {
   Scenario s = in.s;
   if (in.matrix) {
@@ -194,34 +230,9 @@ inline void matrix_rows_hold(const MatrixRowInput& in, const MatrixRowFn& row_of
     j.require(occurrences(report::full_summary_markdown({*row}), std::string("| ") + std::string(name(s.topo.lowering)) + " |") == 1,
               "the full table's summary names the row's lowering");
   }
-  const Verdict v = row->verdict;
-  const bool failed = v != Verdict::Ok && v != Verdict::Budget;
-  j.require(failed == !row->counterexample.empty(), "a failing row has a counterexample");
-  // Random schedules do not measure the smallest failing round count; the others do.
-  j.require(row->engine == Engine::Random ? row->broke_in_round == 0
-                                          : !failed || (row->broke_in_round >= 1 && row->broke_in_round <= s.topo.rounds),
-            "it broke in a round it ran");
-  j.require(occurrences(report::matrix_markdown({*row}), std::string("| ") + std::string(verdict_name(v)) + " |") == 1,
-            "the Markdown row names the verdict");
-  const nlohmann::json js = nlohmann::json::parse(report::matrix_json({*row}));
-  j.require(js.size() == 1 && js[0]["verdict"] == verdict_name(v) && js[0]["chips"] == s.topo.chips,
-            "the JSON row names the verdict and the topology");
+  row_reads(*row, s, j);
   // The reductions against the unreduced search, on the same lowered system.
-  if (!j.thorough() || s.run.engine == Engine::Random) return;
-  const Result<Lowered> low = lower_with_hints(*compose(s.topo), s.hyp);
-  j.require(low.ok(), "a composed topology lowers under any hypotheses");
-  promela_reads(low->system, j);
-  if (low->system.procs.size() > 6) return;  // the unreduced search stays small
-  CheckOptions full = s.run.check, bare = s.run.check;
-  full.collect_all = bare.collect_all = true;
-  full.symmetry_hints = low->hints;
-  bare.reduce = bare.por = bare.symmetry = false;
-  bare.max_states = 20'000;
-  const CheckResult a = check_explicit(low->system, full);
-  const CheckResult b = check_explicit(low->system, bare);
-  counterexample_reads(low->system, a, j);
-  engines_agree(low->system, a, b, j);
-  persistent_agrees_with(low->system, b, bare.guarantee, j);
+  if (j.thorough() && s.run.engine != Engine::Random) reductions_agree(s, j);
 }
 
 // ---------------------------------------------------------------- config sets -----

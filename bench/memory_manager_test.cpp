@@ -101,6 +101,7 @@ Result batch(Ops&&... ops) {
   return r;
 }
 
+// Each operation's allocations: their count and its own peak.
 void counting() {
   expect_figures(batch([] { ::operator delete(take(100)); }), 1, 100, "one allocation of 100 bytes");
   expect_figures(batch([] { ::operator delete(take(100)); }, [] { ::operator delete(take(100)); }), 2, 100,
@@ -110,7 +111,10 @@ void counting() {
   expect_figures(batch([&] { kept.push_back(take(100)); }, [&] { kept.push_back(take(100)); }), 2, 100,
                  "two operations that each keep 100 bytes: each operation's own peak, not their sum");
   for (void* p : kept) ::operator delete(p);
+}
 
+// Blocks that cross an operation's bounds belong to none of the operations.
+void counting_across_operations() {
   void* before = take(100);
   expect_figures(batch([&] {
                    ::operator delete(before);
@@ -124,9 +128,11 @@ void counting() {
                          ::operator delete(take(200));
                        }),
                  2, 300, "a block one operation kept and the next freed is not the next one's");
+}
 
-  // Many blocks at once (the table grows, and deletes shift entries back): the peak
-  // against the test's own reckoning, frees in a scrambled order.
+// Many blocks at once (the table grows, and deletes shift entries back): the peak
+// against the test's own reckoning, frees in a scrambled order.
+void counting_many_blocks() {
   std::vector<void*> many(48000);  // 32,000 live at once: the table half full (65,536 slots), clusters wrap round its end
   std::vector<std::size_t> sizes(many.size());
   std::int64_t expected_peak = 0;
@@ -158,7 +164,10 @@ void counting() {
                  }),
                  static_cast<std::int64_t>(many.size()) + 1, expected_peak,
                  "48,000 blocks, a third freed at once, the rest in a scrambled order: the peak to the byte");
+}
 
+// Only what an operation allocates, between Start and Stop, counts.
+void counting_outside_operations() {
   {
     HeapMemoryManager m;
     Result r = blank();
@@ -177,7 +186,10 @@ void counting() {
     m.Stop(r);
     expect_figures(r, 0, 0, "an operation outside a measurement is not counted");
   }
+}
 
+// Every form of new and delete (sized, arrays, nothrow, over-aligned) is counted once.
+void counting_every_form() {
   expect_figures(batch([] {
                    void* a = take(100);
                    delete_sized(a, 100);
@@ -223,7 +235,10 @@ void counting() {
   expect(reinterpret_cast<std::uintptr_t>(small) % __STDCPP_DEFAULT_NEW_ALIGNMENT__ == 0,
          "a plain block keeps the default new alignment");
   ::operator delete(small);
+}
 
+// A container's growth, and allocations that fail.
+void counting_growth_and_failure() {
   // libstdc++ doubles a vector's capacity (1, 2, 4 ... 1024 ints: 11 buffers); while it
   // moves, the old buffer and the new one are both live: the peak is 512 + 1024 ints.
   expect_figures(batch([] {
@@ -388,6 +403,11 @@ void a_real_run() {
 
 int main(int argc, char** argv) {
   counting();
+  counting_across_operations();
+  counting_many_blocks();
+  counting_outside_operations();
+  counting_every_form();
+  counting_growth_and_failure();
   block_table();
   repointing();
   std::vector<char*> args{argv[0]};

@@ -47,6 +47,21 @@ def y_scale(lo_v, hi_v):
     return lambda v: top + (h - top - bottom) * (1 - (v - lo_v) / span)
 
 
+def polyline(pts, color, width, dash=""):
+    """A line through two points or more (none through fewer)."""
+    if len(pts) < 2:
+        return []
+    dashes = f' stroke-dasharray="{dash}"' if dash else ""
+    return [f'<polyline fill="none" stroke="{color}" stroke-width="{width}"{dashes} points="'
+            + " ".join(f"{a:.1f},{b:.1f}" for a, b in pts) + '"/>']
+
+
+def axis(values, low, high):
+    """The bounds of an axis (the values' least times low, greatest times high) and its scale."""
+    vmin, vmax = min(values) * low, max(values) * high
+    return vmin, vmax, y_scale(vmin, vmax)
+
+
 def time_marks(xs, med, lo, hi):
     """The time/floor series (left axis): the medians' line, IQR whiskers and dots."""
     _, h, left, _, top, bottom = CHART
@@ -54,16 +69,12 @@ def time_marks(xs, med, lo, hi):
     present = [v for v in lo + hi if v is not None]
     if not present:
         return parts
-    vmin, vmax = min(present) * 0.95, max(present) * 1.05
-    y = y_scale(vmin, vmax)
+    vmin, vmax, y = axis(present, 0.95, 1.05)
     for v in (vmin, vmax):
         parts.append(f'<text x="{left - 4}" y="{y(v) + 4:.1f}" font-size="10" text-anchor="end">{v:.3g}</text>')
     parts.append(f'<text x="12" y="{top + (h - top - bottom) / 2:.1f}" font-size="10" '
                  f'transform="rotate(-90 12 {top + (h - top - bottom) / 2:.1f})" text-anchor="middle">time / floor</text>')
-    pts = [(xs[i], y(m)) for i, m in enumerate(med) if m is not None]
-    if len(pts) > 1:
-        parts.append(f'<polyline fill="none" stroke="{COLOR_TIME}" stroke-width="2.5" points="'
-                     + " ".join(f"{a:.1f},{b:.1f}" for a, b in pts) + '"/>')
+    parts += polyline([(xs[i], y(m)) for i, m in enumerate(med) if m is not None], COLOR_TIME, "2.5")
     for i, m in enumerate(med):
         if m is None:
             continue
@@ -80,14 +91,11 @@ def count_marks(xs, cnt):
     counts = [c for c in cnt if c]
     if not counts:
         return parts
-    cmin, cmax = min(counts) * 0.98, max(counts) * 1.02
-    y = y_scale(cmin, cmax)
+    cmin, cmax, y = axis(counts, 0.98, 1.02)
     for v in (cmin, cmax):
         parts.append(f'<text x="{w - right + 4}" y="{y(v) + 4:.1f}" font-size="10" fill="{COLOR_COUNT}">{v:.4g}</text>')
     pts = [(xs[i], y(c)) for i, c in enumerate(cnt) if c]
-    if len(pts) > 1:
-        parts.append(f'<polyline fill="none" stroke="{COLOR_COUNT}" stroke-width="2" stroke-dasharray="6 3" points="'
-                     + " ".join(f"{a:.1f},{b:.1f}" for a, b in pts) + '"/>')
+    parts += polyline(pts, COLOR_COUNT, "2", dash="6 3")
     for a, b in pts:
         parts.append(f'<rect x="{a - 4:.1f}" y="{b - 4:.1f}" width="8" height="8" fill="{COLOR_COUNT}"/>')
     return parts

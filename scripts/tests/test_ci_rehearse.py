@@ -52,6 +52,20 @@ import time
 
 import pytest
 
+from lib.rehearsal.actions import ACTIONS
+from lib.rehearsal.benchmark import gab_normalize, gab_percent
+from lib.rehearsal.cache import CACHE_DEFAULTS, act_cache_restore, cache_version
+from lib.rehearsal.evaluator import Evaluator
+from lib.rehearsal.expressions import ExprError, check_names, parse_expression
+from lib.rehearsal.file_commands import FileCommandError, parse_file_command
+from lib.rehearsal.globs import glob_paths, hash_files, pattern_lines
+from lib.rehearsal.job import Rehearsal
+from lib.rehearsal.repository import Skip, git, repo_root, snapshot
+from lib.rehearsal.simulation import ActionContext
+from lib.rehearsal.state import State
+from lib.rehearsal.steps import Step
+from lib.rehearsal.workflow import load_yaml
+
 HERE = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))  # scripts/
 ROOT = os.path.dirname(HERE)
 WORKFLOW = os.path.join(ROOT, ".github", "workflows", "bench.yml")
@@ -61,11 +75,10 @@ SERIES = "neffbar instructions per operation"
 @pytest.fixture(autouse=True, scope="module")
 def rehearsable():
     """Skips the module outside a git checkout or without PyYAML (what ci_rehearse needs)."""
-    import ci_rehearse
     try:
-        ci_rehearse.repo_root()
+        repo_root()
         importlib.import_module("yaml")
-    except (ci_rehearse.Skip, ImportError) as e:
+    except (Skip, ImportError) as e:
         pytest.skip(f"rehearsal: {e}")
 
 
@@ -145,19 +158,18 @@ def plant(tmp, factor):
 
 def package_steps(workflow):
     """The numbers of the steps that install packages (apt-get, ./scripts/deps)."""
-    import ci_rehearse
     with open(workflow) as f:
-        steps = next(iter(ci_rehearse.load_yaml(f.read())["jobs"].values()))["steps"]
+        steps = next(iter(load_yaml(f.read())["jobs"].values()))["steps"]
     return [str(i) for i, s in enumerate(steps, 1)
             if "apt-get" in str(s.get("run", "")) or "./scripts/deps" in str(s.get("run", ""))]
 
 
 # -------------------------------------------------------------- in-process checks --
-def stub_rehearsal(cr, root, event="push"):
+def stub_rehearsal(root, event="push"):
     """A Rehearsal with empty contexts and no clone, for the in-process checks."""
     import types
     args = types.SimpleNamespace(secret_pairs=[], event=event, ref=None)
-    r = cr.Rehearsal(args, os.path.join(root, "wf.yml"), {}, "j", {}, cr.State(os.path.join(root, "state")), root)
+    r = Rehearsal(args, os.path.join(root, "wf.yml"), {}, "j", {}, State(os.path.join(root, "state")), root)
     r.github_ctx, r.secrets_ctx, r.matrix, r.runner_ctx, r.strategy_ctx, r.inputs_ctx = {}, {}, {}, {}, {}, {}
     r.workspace, r.run_id, r.repository, r.sha = root, 1, "o/neffbar", "c" * 40
     return r
@@ -174,19 +186,18 @@ def workspace(tmp):
     return ws
 
 
-def expression_evaluator(cr):
+def expression_evaluator():
     """An Evaluator over small contexts: a push to main, a failed step s with outputs, a
     matrix suite; hashFiles() is "H"."""
     ctx = {"github": {"sha": "abc", "event_name": "push", "event": {"pull_request": None}, "ref": "refs/heads/main"},
            "env": {"A": "x"}, "steps": {"s": {"outcome": "failure", "outputs": {"cache-hit": "true", "n": "3"}}},
            "matrix": {"suite": "quick"}, "secrets": {}, "runner": {}, "job": {}, "strategy": {}, "inputs": {}, "vars": {}}
-    return cr.Evaluator(ctx, lambda: "success", lambda pats: "H")
+    return Evaluator(ctx, lambda: "success", lambda pats: "H")
 
 
 def test_units_expressions(check):
     """The expression evaluator's values: operators, functions, contexts."""
-    import ci_rehearse as cr
-    ev = expression_evaluator(cr)
+    ev = expression_evaluator()
     cases = [
         ("1 == 1.0", True), ("'ABC' == 'abc'", True), ("null == 0", True), ("'' == 0", True), ("'1' == 1", True),
         ("true && 'x'", "x"), ("0 || 'y'", "y"), ("!steps.none.outcome", True), ("steps.s.outputs['cache-hit']", "true"),
@@ -202,8 +213,8 @@ def test_units_expressions(check):
     ]
     for text, want in cases:
         try:
-            got = ev.eval(cr.parse_expression(text))
-        except cr.ExprError as e:
+            got = ev.eval(parse_expression(text))
+        except ExprError as e:
             got = f"error: {e}"
         check(got == want, f"${{{{ {text} }}}} = {got!r}" + ("" if got == want else f", not {want!r}"))
 
@@ -211,13 +222,12 @@ def test_units_expressions(check):
 def test_units_expression_errors(check):
     """Unknown names, functions given too few or too many arguments, a format place with
     no argument, syntax errors: each an error."""
-    import ci_rehearse as cr
     for text, name in (("foo.bar", "foo"), ("needs.build.result", "needs"), ("frobnicate(1)", "frobnicate"),
                        ("contains('a')", "contains")):
         try:
-            cr.check_names(cr.parse_expression(text))
+            check_names(parse_expression(text))
             check(False, f"${{{{ {text} }}}}: accepted")
-        except cr.ExprError as e:
+        except ExprError as e:
             check(name in str(e), f"${{{{ {text} }}}}: an error naming {name}: {e}")
     # Each function's arguments, fewest and most, as actions/runner declares them
     # (ExpressionConstants, HashFilesFunction and the status functions: Byte.MaxValue is 255)
@@ -228,80 +238,77 @@ def test_units_expression_errors(check):
     for fn, (lo, hi) in arity.items():
         for n in sorted({max(lo - 1, 0), lo, hi, hi + 1}):
             try:
-                cr.check_names(cr.parse_expression(f"{fn}({', '.join(['1'] * n)})"))
+                check_names(parse_expression(f"{fn}({', '.join(['1'] * n)})"))
                 took = True
-            except cr.ExprError:
+            except ExprError:
                 took = False
             if took != (lo <= n <= hi):
                 wrong.append((fn, n, took))
     check(not wrong, f"each function takes from its fewest to its most arguments, as the runner's: {wrong[:4]}")
     for text, name in (("format('{0}{1}', 'a')", "format"),):
         try:  # a place with no argument; 256 arguments
-            node = cr.parse_expression(text)
-            cr.check_names(node)
-            expression_evaluator(cr).eval(node)
+            node = parse_expression(text)
+            check_names(node)
+            expression_evaluator().eval(node)
             check(False, f"${{{{ {text[:40]} }}}}: accepted")
-        except cr.ExprError as e:
+        except ExprError as e:
             check(name in str(e), f"${{{{ {text[:40]} }}}}: an error naming {name}: {str(e)[:80]}")
     for text in ("a ==", "'open", "a.(b)", "1 2"):
         try:
-            cr.parse_expression(text)
+            parse_expression(text)
             check(False, f"${{{{ {text} }}}}: parsed")
-        except cr.ExprError as e:
+        except ExprError as e:
             check(True, f"${{{{ {text} }}}}: a syntax error ({e})")
 
 
 def test_units_file_commands(check, tmp):
     """GITHUB_OUTPUT's two forms, and its errors."""
-    import ci_rehearse as cr
     out = os.path.join(tmp, "output")
     with open(out, "w") as f:
         f.write("a=1\nb<<EOF\nline 1\nline=2\nEOF\n\nc=x<<y\n")
-    got = cr.parse_file_command(out)
+    got = parse_file_command(out)
     check(got == [("a", "1"), ("b", "line 1\nline=2"), ("c", "x<<y")], f"GITHUB_OUTPUT: NAME=VALUE and NAME<<DELIMITER: {got}")
     for text, said, what in (("b<<EOF\nno end\n", "delimiter", "without its delimiter"),
                              ("=x\n", "name must not be empty", "'=x': the name must not be empty")):
         with open(out, "w") as f:
             f.write(text)
         try:
-            cr.parse_file_command(out)
+            parse_file_command(out)
             check(False, f"GITHUB_OUTPUT {what}: accepted")
-        except cr.FileCommandError as e:
+        except FileCommandError as e:
             check(said in str(e), f"GITHUB_OUTPUT {what}: an error ({e})")
 
 
 def test_units_hash_files(check, tmp):
     """hashFiles and the globs of @actions/glob."""
-    import ci_rehearse as cr
     ws = workspace(tmp)
     import hashlib
     # @actions/glob walks depth first, each folder's names sorted (libuv's scandir):
     # d/e/y.txt before d/x.txt.
     want = hashlib.sha256(b"".join(hashlib.sha256(t).digest() for t in (b"y", b"x"))).hexdigest()
-    got = cr.hash_files(ws, ["d/**/*.txt"])
+    got = hash_files(ws, ["d/**/*.txt"])
     check(got == want, "hashFiles('d/**/*.txt'): each file's SHA-256, depth first and sorted, into one SHA-256")
-    check(cr.hash_files(ws, ["nothing*"]) == "", "hashFiles of nothing: ''")
+    check(hash_files(ws, ["nothing*"]) == "", "hashFiles of nothing: ''")
     os.symlink(os.path.join(ws, "d"), os.path.join(ws, "link"))
     with open(os.path.join(ws, "--follow-symbolic-links"), "w") as f:  # the option is no pattern, even of a file so named
         f.write("not hashed")
-    check(cr.hash_files(ws, ["link/**/*.txt"]) == "" and cr.hash_files(ws, ["--follow-symbolic-links", "link/**/*.txt"]) == want,
+    check(hash_files(ws, ["link/**/*.txt"]) == "" and hash_files(ws, ["--follow-symbolic-links", "link/**/*.txt"]) == want,
           "hashFiles: a symbolic link to a folder is followed only after --follow-symbolic-links")
     os.unlink(os.path.join(ws, "--follow-symbolic-links"))
-    check(cr.hash_files(ws, ["d/e"]) == hashlib.sha256(hashlib.sha256(b"y").digest()).hexdigest(),
+    check(hash_files(ws, ["d/e"]) == hashlib.sha256(hashlib.sha256(b"y").digest()).hexdigest(),
           "hashFiles('d/e'): a folder stands for the files below it")
     try:
-        cr.hash_files(ws, ["--follow", "d/**"])
+        hash_files(ws, ["--follow", "d/**"])
         check(False, "hashFiles('--follow', ...): accepted")
-    except cr.ExprError as e:
+    except ExprError as e:
         check("--follow" in str(e), f"hashFiles: an unknown --option is an error naming it ({e})")
     os.unlink(os.path.join(ws, "link"))
-    found = [os.path.relpath(p, ws) for p in cr.glob_paths(cr.pattern_lines("d\n!d/e/**", ws), descendants=True)]
+    found = [os.path.relpath(p, ws) for p in glob_paths(pattern_lines("d\n!d/e/**", ws), descendants=True)]
     check(found == ["d/.h", "d/x.txt"], f"a folder with its files, hidden ones too, a negated glob left out: {found}")
 
 
 def test_units_snapshot(check, tmp):
     """The snapshot a rehearsal clones, where git knows an identity and where it knows none."""
-    import ci_rehearse as cr
     # the snapshot: tracked files (one that .gitignore matches too), changed and untracked
     # ones, not the ignored untracked ones; the real index and HEAD untouched
     repo = os.path.join(tmp, "repo")
@@ -315,11 +322,11 @@ def test_units_snapshot(check, tmp):
     for name in ("new.txt", "new.log"):
         with open(os.path.join(repo, name), "w") as f:
             f.write("x\n")
-    head = cr.git(repo, "rev-parse", "HEAD")
-    sha, parent = cr.snapshot(repo, 1)
-    files = sorted(cr.git(repo, "ls-tree", "-r", "--name-only", sha).split("\n"))
+    head = git(repo, "rev-parse", "HEAD")
+    sha, parent = snapshot(repo, 1)
+    files = sorted(git(repo, "ls-tree", "-r", "--name-only", sha).split("\n"))
     check(files == [".gitignore", "a.txt", "kept.log", "new.txt"] and parent == head
-          and cr.git(repo, "status", "--porcelain") == "?? new.txt" and cr.git(repo, "rev-parse", "HEAD") == head,
+          and git(repo, "status", "--porcelain") == "?? new.txt" and git(repo, "rev-parse", "HEAD") == head,
           f"the snapshot: tracked files (an ignored one too) and untracked ones not ignored; index and HEAD untouched: {files}")
     saved = dict(os.environ)  # a machine where git knows no identity (a fresh CI container)
     try:
@@ -327,8 +334,8 @@ def test_units_snapshot(check, tmp):
             del os.environ[k]
         os.environ.update(HOME=os.path.join(tmp, "no-home"), GIT_CONFIG_GLOBAL=os.devnull, GIT_CONFIG_NOSYSTEM="1")
         try:
-            sha, _ = cr.snapshot(repo, 2)
-            who = cr.git(repo, "show", "-s", "--format=%an <%ae>", sha)
+            sha, _ = snapshot(repo, 2)
+            who = git(repo, "show", "-s", "--format=%an <%ae>", sha)
         except RuntimeError as e:
             who = f"error: {e}"
     finally:
@@ -339,16 +346,15 @@ def test_units_snapshot(check, tmp):
 
 def test_units_actions(check, tmp):
     """The actions a rehearsal simulates: upload-artifact, cache/restore, github-action-benchmark."""
-    import ci_rehearse as cr
     ws = workspace(tmp)
-    r = stub_rehearsal(cr, ws)
+    r = stub_rehearsal(ws)
 
     def act(fn, inputs, defaults=None):
-        ctx = cr.ActionContext(r, cr.Step(1, {}), inputs, defaults)
+        ctx = ActionContext(r, Step(1, {}), inputs, defaults)
         fn(ctx)
         return ctx
     # upload-artifact keeps the paths below the search paths' common folder (d/), not from /
-    act(cr.ACTIONS["actions/upload-artifact"][0], {"name": "two", "path": "d/x.txt\nd/e/y.txt"}, cr.ACTIONS["actions/upload-artifact"][1])
+    act(ACTIONS["actions/upload-artifact"][0], {"name": "two", "path": "d/x.txt\nd/e/y.txt"}, ACTIONS["actions/upload-artifact"][1])
     art = os.path.join(r.state.root, "artifacts", "run-1", "two")
     got = sorted(os.path.relpath(os.path.join(d, f), art) for d, _, fs in os.walk(art) for f in fs)
     check(got == ["e/y.txt", "x.txt"], f"upload-artifact of two paths: relative to their common folder: {got}")
@@ -356,54 +362,53 @@ def test_units_actions(check, tmp):
     for created, key in ((1, "a-1"), (2, "b-1")):
         os.makedirs(os.path.join(r.state.cache_dir(), key))
         with open(os.path.join(r.state.cache_dir(), key, "meta.json"), "w") as f:
-            json.dump({"key": key, "version": cr.cache_version(["p"]), "ref": r.ref, "created": created}, f)
+            json.dump({"key": key, "version": cache_version(["p"]), "ref": r.ref, "created": created}, f)
     r.env_for_actions["GITHUB_REF"] = r.ref
-    ctx = act(cr.act_cache_restore, {"key": "x", "path": "p", "restore-keys": "a-\nb-", "lookup-only": "true"}, cr.CACHE_DEFAULTS)
+    ctx = act(act_cache_restore, {"key": "x", "path": "p", "restore-keys": "a-\nb-", "lookup-only": "true"}, CACHE_DEFAULTS)
     check(ctx.outputs.get("cache-matched-key") == "a-1",
           f"cache/restore: the first restore key that matches wins over a newer entry of a later one: {ctx.outputs}")
-    ctx = act(cr.act_cache_restore, {"key": "x", "path": "p", "restore-keys": "zz-"}, cr.CACHE_DEFAULTS)
+    ctx = act(act_cache_restore, {"key": "x", "path": "p", "restore-keys": "zz-"}, CACHE_DEFAULTS)
     check(ctx.lines == ["Cache not found for input keys: x, zz-"] and ctx.outputs.get("cache-hit", "") == "",
           f"cache/restore, a miss: 'Cache not found for input keys: x, zz-' in the log, no hit: {ctx.lines} {ctx.outputs}")
-    got = cr.gab_percent(cr.ActionContext(r, cr.Step(1, {}), {"alert-threshold": "-50%"}, None), "alert-threshold")
+    got = gab_percent(ActionContext(r, Step(1, {}), {"alert-threshold": "-50%"}, None), "alert-threshold")
     check(got == -0.5, f"github-action-benchmark: '-50%' is parseFloat('-50') / 100, its sign kept: {got}")
     cur = {"name": "x", "unit": "ops/s", "value": 5}
-    got = cr.gab_normalize({"name": "x", "unit": "ns", "value": 1}, cur)
+    got = gab_normalize({"name": "x", "unit": "ns", "value": 1}, cur)
     check(got == cur, f"github-action-benchmark: a value is converted only between units of one family (ns, ops/s: kept): {got}")
 
 
 def test_expressions(check, tmp):
     """<= and >=, join(), the status functions of a passing and a failed job, and the
     contexts env, secrets, runner, job, strategy, inputs and vars."""
-    import ci_rehearse as cr
     ctx = {"github": {}, "env": {"A": "x"}, "steps": {}, "matrix": {}, "secrets": {"S": "v"}, "runner": {"os": "Linux"},
            "job": {"status": "success"}, "strategy": {"job-index": 0}, "inputs": {"i": "1"}, "vars": {"V": "w"}}
-    ev = cr.Evaluator(ctx, lambda: "success", lambda pats: "H")
+    ev = Evaluator(ctx, lambda: "success", lambda pats: "H")
     for text, want in (("2 <= 2", True), ("3 <= 2", False), ("2 >= 3", False), ("3 >= 3", True), ("always()", True),
                        ("failure()", False), ("join(fromJSON('[\"a\",\"b\"]'), '-')", "a-b"), ("join(fromJSON('[1,2]'))", "1,2"),
                        ("env.A", "x"), ("secrets.S", "v"), ("runner.os", "Linux"), ("job.status", "success"),
                        ("strategy.job-index", 0), ("inputs.i", "1"), ("vars.V", "w")):
         try:
-            got = ev.eval(cr.parse_expression(text))
-        except cr.ExprError as e:
+            got = ev.eval(parse_expression(text))
+        except ExprError as e:
             got = f"error: {e}"
         check(got == want, f"${{{{ {text} }}}} = {got!r}" + ("" if got == want else f", not {want!r}"))
-    failed = cr.Evaluator(ctx, lambda: "failure", lambda pats: "H")
-    got = [failed.eval(cr.parse_expression(t)) for t in ("failure()", "success()", "always()", "cancelled()")]
+    failed = Evaluator(ctx, lambda: "failure", lambda pats: "H")
+    got = [failed.eval(parse_expression(t)) for t in ("failure()", "success()", "always()", "cancelled()")]
     check(got == [True, False, True, False], f"a failed job: failure() true, success() false, always() true: {got}")
     try:
-        cr.check_names(cr.parse_expression("env.A && secrets.S && runner.os && job.status && strategy.job-index && inputs.i "
+        check_names(parse_expression("env.A && secrets.S && runner.os && job.status && strategy.job-index && inputs.i "
                                            "&& vars.V && always() && failure() && join('a')"))
         check(True, "the contexts env, secrets, runner, job, strategy, inputs, vars and always(), failure(), join() are known")
-    except cr.ExprError as e:
+    except ExprError as e:
         check(False, f"a known context or function refused: {e}")
-    r = stub_rehearsal(cr, tmp)
+    r = stub_rehearsal(tmp)
     r.status = "failure"
     got = [r.condition(c, {}, "if") for c in ("contains('ab', 'a')", "failure() && contains('ab', 'a')")]
     check(got == [False, True], f"after a failure, an `if` without a status function is success() && (...): {got}")
     r.status = "success"
     got = r.condition("${{ false }} ${{ false }}", {}, "if")
     check(got is True, f"an `if` of two ${{{{ }}}} is the string 'false false', true: {got}")
-    r = stub_rehearsal(cr, tmp, "pull_request")
+    r = stub_rehearsal(tmp, "pull_request")
     r.commit_info = dict.fromkeys(("tree", "message", "timestamp", "author_name", "author_email", "committer_name",
                                    "committer_email", "parent"), "x")
     event = r.make_payload()
@@ -501,9 +506,8 @@ def combined_cache_copy(tmp):
     """A copy of bench.yml that restores with the combined actions/cache (it saves in a
     post step, only when the job succeeded) and has no save step; its path."""
     import yaml
-    import ci_rehearse
     with open(WORKFLOW) as f:
-        wf = ci_rehearse.load_yaml(f.read())
+        wf = load_yaml(f.read())
     steps = next(iter(wf["jobs"].values()))["steps"]
     restore = next(st for st in steps if st.get("id") == "restore")
     restore["uses"] = "actions/cache@" + restore["uses"].split("@", 1)[1]

@@ -1,16 +1,17 @@
 """Fakes for scripts/mutate's tests (test_mutate.py): a Runner that builds and runs
 nothing, a small C++ program to switch mutants into, a git repository with lines
 added since a base, and a planted g++ build tree for --since's test selection.
-`mutate` is the script as a module, one object shared with the tests, so that what a
-test patches on it is what run_main() runs."""
+mutate_cli is the package's cli module (scripts/lib/mutation/cli.py), the one whose Runner
+run_main() replaces; HELP the script's docstring, which main() parses its options with."""
 import subprocess
 import sys
 
 import pytest
 
 from lib import cli
+from lib.mutation import cli as mutate_cli
 
-mutate = cli.load_script("mutate")
+HELP = cli.load_script("mutate").__doc__
 
 
 class FakeRunner:
@@ -58,11 +59,11 @@ def run_main(args):
     """(exit code, the mutant ids run) of mutate's main() on FakeRunner; a usage error's
     exit code too."""
     with pytest.MonkeyPatch.context() as mp:
-        mp.setattr(mutate, "Runner", FakeRunner)
+        mp.setattr(mutate_cli, "Runner", FakeRunner)
         mp.setattr(sys, "argv", ["mutate", *args])
         FakeRunner.ran, FakeRunner.built = [], []
         try:
-            rc = mutate.main()
+            rc = mutate_cli.main(HELP)
         except SystemExit as e:
             rc = e.code
     return rc, list(FakeRunner.ran)
@@ -189,6 +190,9 @@ def plant_selection(r):
         (r.tree / "scripts" / name).write_text(text)
     (r.tree / "scripts" / "tests").mkdir()
     (r.tree / "scripts" / "tests" / "test_other.py").write_text("import other_lib\n")
-    (r.tree / "scripts" / "tests" / "test_lonely.py").write_text("lonely = cli.load_script('lonely')\n")
+    (r.tree / "scripts" / "tests" / "test_lonely.py").write_text("from lib.pkg import mod\nlonely = cli.load_script('lonely')\n")
+    (r.tree / "scripts" / "lib" / "pkg").mkdir()
+    (r.tree / "scripts" / "lib" / "pkg" / "mod.py").write_text("from lib.pkg.deeper import Z\n")
+    (r.tree / "scripts" / "lib" / "pkg" / "deeper.py").write_text("Z = 3\n")
     (r.tree / "scripts" / "lonely").write_text("#!/usr/bin/env python3\nprint('lonely')\n")
     (r.tree / "scripts" / "other_lib.py").write_text("from lib.deep import W\nY = 2\n")

@@ -19,18 +19,20 @@ from pathlib import Path
 
 import pytest
 
-from mutate_fakes import (FakeRunner, PLANTED_PROGRAM, git, mutate, plant_selection, plant_since_repo,
+from lib.mutation import catalogue, operators, python_ops, report, runner, settings, switches, syntax, trees
+from lib.mutation.selection import PY_TRACE_SITE, py_code_at
+from mutate_fakes import (FakeRunner, PLANTED_PROGRAM, git, mutate_cli, plant_selection, plant_since_repo,
                           run_main)
 
-ROOT = mutate.ROOT
+ROOT = settings.ROOT
 
 
 def cpp_ops(line, ctx=None):
-    return sorted((op, new) for op, _, _, new in mutate.line_mutants(line, mutate.code_mask(line), ctx))
+    return sorted((op, new) for op, _, _, new in operators.line_mutants(line, syntax.code_mask(line), ctx))
 
 
 def py_ops(line, ctx=None):
-    return sorted((op, new) for op, _, _, new in mutate.py_line_mutants(line, mutate.py_code_mask(line), ctx))
+    return sorted((op, new) for op, _, _, new in python_ops.py_line_mutants(line, python_ops.py_code_mask(line), ctx))
 
 
 # ------------------------------------------------------------------ the operators --
@@ -140,7 +142,7 @@ BUDGET_PY = [
 
 
 def budget_only(ops):
-    return sorted(x for x in ops if x[0] in mutate.NEW_OPS)
+    return sorted(x for x in ops if x[0] in operators.NEW_OPS)
 
 
 @pytest.mark.parametrize("line, ctx, want", BUDGET_CPP, ids=[f"{x.strip()} {c}" for x, c, _ in BUDGET_CPP])
@@ -157,7 +159,7 @@ def test_budget_ops_python(line, ctx, want):
                                           ("    sys.exit(1)", True)])
 def test_budget_change_made_once(line, python):
     """No neg beside a whole-condition stopneg, no cst beside its exitcode."""
-    fn, mask = (mutate.py_line_mutants, mutate.py_code_mask) if python else (mutate.line_mutants, mutate.code_mask)
+    fn, mask = (python_ops.py_line_mutants, python_ops.py_code_mask) if python else (operators.line_mutants, syntax.code_mask)
     ms = fn(line, mask(line), {})
     texts = [line[:c] + n + line[c + len(o):] for _, c, o, n in ms]
     assert len(texts) == len(set(texts)) and not any(op == "neg" for op, *_ in ms), ms
@@ -168,10 +170,10 @@ def test_budget_change_made_once(line, python):
 def tree_catalogue():
     """(every candidate of the tree, --since's CLI mutants too; the catalogue as main()
     picks it)."""
-    cpp = mutate.catalogue(ROOT, mutate.SOURCES)
-    py = mutate.catalogue(ROOT, mutate.python_sources(ROOT), python=True)
-    cands = cpp + py + mutate.catalogue(ROOT, [g for g in mutate.SINCE_SOURCES if g not in mutate.SOURCES])
-    chosen = mutate.select(cpp, mutate.CATALOGUE_SIZE) + mutate.select(py, mutate.PY_CATALOGUE_SIZE)
+    cpp = catalogue.catalogue(ROOT, settings.SOURCES)
+    py = catalogue.catalogue(ROOT, python_ops.python_sources(ROOT), python=True)
+    cands = cpp + py + catalogue.catalogue(ROOT, [g for g in settings.SINCE_SOURCES if g not in settings.SOURCES])
+    chosen = catalogue.select(cpp, settings.CATALOGUE_SIZE) + catalogue.select(py, settings.PY_CATALOGUE_SIZE)
     return cands, chosen
 
 
@@ -186,31 +188,46 @@ def test_catalogue_holds_python_mutants(tree_catalogue):
 
 
 def test_equivalent_entries_name_mutants(tree_catalogue):
-    stale = set(mutate.load_equivalent()) - {m["id"] for m in tree_catalogue[0]}
+    stale = set(catalogue.load_equivalent()) - {m["id"] for m in tree_catalogue[0]}
     assert not stale, f"scripts/mutate.equivalent names mutants that no longer exist: {' '.join(sorted(stale))}"
 
 
 def test_equivalent_entry_without_reason_stops_the_run(tmp_path, monkeypatch):
-    monkeypatch.setattr(mutate, "EQUIVALENT", tmp_path / "mutate.equivalent")
-    mutate.EQUIVALENT.write_text("# a comment\nabc1234567 a reason\ndef7654321\n")
+    monkeypatch.setattr(catalogue, "EQUIVALENT", tmp_path / "mutate.equivalent")
+    catalogue.EQUIVALENT.write_text("# a comment\nabc1234567 a reason\ndef7654321\n")
     with pytest.raises(SystemExit) as e:
-        mutate.load_equivalent()
+        catalogue.load_equivalent()
     assert "mutant def7654321 has no reason" in str(e.value.code)
 
 
 def test_python_sources():
-    """Every Python file of scripts/ and scripts/lib/ is mutated, but this script and the
-    tests (*selftest*, *_test.py)."""
-    got = set(mutate.python_sources(ROOT))
+    """Every Python file of scripts/, scripts/lib/ and lib's packages is mutated, but mutate,
+    its package lib/mutation/ and the tests (*selftest*, *_test.py)."""
+    got = set(python_ops.python_sources(ROOT))
     want = set()
-    for path in [*(ROOT / "scripts").iterdir(), *(ROOT / "scripts" / "lib").iterdir()]:
+    lib = ROOT / "scripts" / "lib"
+    packages = [p for d in lib.iterdir() if d.is_dir() and d.name != "mutation" for p in d.glob("*.py")]
+    for path in [*(ROOT / "scripts").iterdir(), *lib.iterdir(), *packages]:
         head = path.read_text(errors="replace").split("\n", 1)[0] if path.is_file() else ""
         if path.suffix == ".py" or (not path.suffix and path.is_file() and head.startswith("#!") and "python" in head):
             want.add(path.relative_to(ROOT).as_posix())
     want = {f for f in want if "selftest" not in f and not f.endswith("_test.py") and f != "scripts/mutate"}
     assert got == want
-    assert {"scripts/lib/strict_io.py", "scripts/lib/cli.py", "scripts/bench-export"} <= got
+    assert {"scripts/lib/strict_io.py", "scripts/lib/cli.py", "scripts/bench-export", "scripts/lib/rehearsal/values.py"} <= got
     assert "scripts/bench_pipeline_test.py" not in got
+
+
+def test_mutate_mutates_neither_itself_nor_its_package(tmp_path, tree_catalogue):
+    """scripts/mutate and its package scripts/lib/mutation/ are the harness: none of their
+    lines is in the tree's candidates, nor taken in a planted tree beside a script, a
+    module of lib/ and a module of another package of lib/ that are."""
+    harness = {m["file"] for m in tree_catalogue[0] if m["file"] == "scripts/mutate" or "/mutation/" in m["file"]}
+    assert not harness, sorted(harness)
+    for rel in ("scripts/mutate", "scripts/lib/mutation/__init__.py", "scripts/lib/mutation/cli.py", "scripts/lib/io.py",
+                "scripts/tool.py", "scripts/lib/pkg/mod.py"):
+        (tmp_path / rel).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / rel).write_text("#!/usr/bin/env python3\nx = 1\n")
+    assert python_ops.python_sources(tmp_path) == ["scripts/tool.py", "scripts/lib/io.py", "scripts/lib/pkg/mod.py"]
 
 
 def test_a_scripts_own_self_test_is_not_mutated(tmp_path):
@@ -219,7 +236,7 @@ def test_a_scripts_own_self_test_is_not_mutated(tmp_path):
     (tmp_path / "scripts" / "s.py").write_text(
         "def work(a):\n    return a < 1\n\n\ndef self_test():\n    def call(x):\n        return x < 2\n"
         "    assert call(0) < 3\n\n\ndef _test_part(expect):\n    expect(4 < 5)\n\n\ndef after(b):\n    return b > 6\n")
-    assert sorted({m["line"] for m in mutate.catalogue(tmp_path, ["scripts/s.py"], python=True)}) == [2, 16]
+    assert sorted({m["line"] for m in catalogue.catalogue(tmp_path, ["scripts/s.py"], python=True)}) == [2, 16]
 
 
 # ------------------------------------------------------------------- switched forms --
@@ -263,7 +280,7 @@ FORMS = [("    x = a + b;  // sum", [(4, "    x = a - b;  // sum")], "{",
 @pytest.mark.parametrize("line, variants, prev, want", FORMS, ids=[f"{x.strip()} <- {p}" for x, _, p, _ in FORMS])
 def test_switched_form(line, variants, prev, want):
     """A line's switched form, or None where it has none (the mutant is then built alone)."""
-    assert mutate.schema_line(line, variants, prev) == want
+    assert switches.schema_line(line, variants, prev) == want
 
 
 class Planted:
@@ -275,14 +292,14 @@ class Planted:
             pytest.fail("no C++ compiler to build the planted program")
         (root / "core").mkdir()
         (root / "core/p.cpp").write_text(PLANTED_PROGRAM)
-        (root / "switch.h").write_text(mutate.SWITCH_TEXT)
-        ms = mutate.catalogue(root, ["core/p.cpp"])
+        (root / "switch.h").write_text(switches.SWITCH_TEXT)
+        ms = catalogue.catalogue(root, ["core/p.cpp"])
         by_line = {m["line"]: [x for x in ms if x["line"] == m["line"]] for m in ms}
         # one mutant a line, and every mutant of the lines switched as sub-expressions (24-32):
         # one line's mutants may parse differently
-        ms = ([min(g, key=mutate.rank) for g in by_line.values()] +
-              [m for m in ms if 24 <= m["line"] <= 32 and m != min(by_line[m["line"]], key=mutate.rank)])
-        self.forms = mutate.switch_forms(PLANTED_PROGRAM, ms, 1)
+        ms = ([min(g, key=catalogue.rank) for g in by_line.values()] +
+              [m for m in ms if 24 <= m["line"] <= 32 and m != min(by_line[m["line"]], key=catalogue.rank)])
+        self.forms = switches.switch_forms(PLANTED_PROGRAM, ms, 1)
         lines = PLANTED_PROGRAM.split("\n")
         for ln, (form, _, _) in self.forms.items():
             lines[ln - 1] = form
@@ -344,20 +361,20 @@ def test_each_switched_mutant_runs_as_built_alone(planted):
 def salvage(tmp_path):
     """A Runner whose switched line 2 of x.cpp holds two mutants (m1, m2); the tree's
     line 3, under the switch header's #include."""
-    r = mutate.Runner(tmp_path, False, 3.0)
+    r = runner.Runner(tmp_path, False, 3.0)
     r.source = tmp_path
     old = '  page += "<a>" + s;'
     (tmp_path / "x.cpp").write_text("void f() {\n" + old + "\n}\n")
     ms = [dict(id="m1", line=2, old=old, new='  page -= "<a>" + s;'), dict(id="m2", line=2, old=old, new="  ;")]
     r.switch = {"m1": 1, "m2": 2}
-    form = mutate.schema_line(old, [(1, ms[0]["new"]), (2, ms[1]["new"])], "void f() {")
+    form = switches.schema_line(old, [(1, ms[0]["new"]), (2, ms[1]["new"])], "void f() {")
     r.switch_lines = {("x.cpp", 2): (form, ms)}
     return r, form
 
 
 def test_salvage_takes_the_mutant_an_error_points_at_off_its_line(salvage, tmp_path):
     r, form = salvage
-    guard = mutate.GUARD
+    guard = switches.GUARD
     at = form.find(guard(1)) + len(guard(1)) + 5  # inside m1's text
     log = tmp_path / "build.log"
     log.write_text(f"{tmp_path}/tree/x.cpp:3:{at + 1}: error: no match for 'operator-='\n")
@@ -378,12 +395,12 @@ def test_salvage_refuses_a_line_whose_error_is_before_its_first_switch(salvage, 
 def test_a_refused_line_keeps_its_switch_numbers(tmp_path, monkeypatch):
     """The other lines' numbers are those of the run that found it (--continue's forms and
     trace), and no two mutants, in one file or two, share a number."""
-    monkeypatch.setattr(mutate, "ROOT", tmp_path)
+    monkeypatch.setattr(trees, "ROOT", tmp_path)
     ms = []
     for f in ("a.cpp", "b.cpp"):
         (tmp_path / f).write_text("void f(int& x) {\n  x = 1;\n  x = 2;\n}\n")
         ms += [dict(id=f"{f}{ln}{k}", file=f, line=ln, new=f"  x = {ln}{k};") for ln in (2, 3) for k in (5, 6)]
-    r = mutate.Runner(tmp_path / "out", False, 3.0)
+    r = runner.Runner(tmp_path / "out", False, 3.0)
     (r.tree / "core/neffbar").mkdir(parents=True)
     for f in ("a.cpp", "b.cpp"):
         shutil.copy(tmp_path / f, r.tree / f)
@@ -416,7 +433,7 @@ def fake_ctest(runs, fail_in):
 def switched(tmp_path):
     """A Runner with three switched mutants, the tests that reached each, their times and
     the killers of f.h's earlier mutants."""
-    r = mutate.Runner(tmp_path, False, 3.0)
+    r = runner.Runner(tmp_path, False, 3.0)
     r.switch = {"m1": 1, "m2": 2, "m3": 3}
     r.reach = {"Q.a": {1, 2}, "Q.b": {1}, "K.c": {1, 2}, "S.d": {1, 2}, "S.e": {3}, "K.slow": {1}}
     r.test_seconds = {"Q.a": 0.1, "Q.b": 0.5, "K.c": 1.0, "S.d": 30.0, "S.e": 40.0, "K.slow": 100.0}
@@ -460,7 +477,7 @@ def test_switched_mutant_no_test_reached_survives_nothing_run(switched):
 def test_one_by_one_order(tmp_path):
     """The cheapest expected kill first (a test's time over one plus its kills); a script's
     own test (named after it) before all."""
-    r = mutate.Runner(tmp_path, False, 3.0)
+    r = runner.Runner(tmp_path, False, 3.0)
     r.test_seconds = {"slow_many": 50.0, "quick_some": 10.0, "quick_none": 1.0, "slow_none": 60.0}
     r.killers = {"s.py": {"slow_many": 20, "quick_some": 10}}
     assert r.one_by_one_order(dict(file="s.py"), sorted(r.test_seconds)) == [
@@ -480,7 +497,7 @@ def test_py_trace_site_records_the_functions_entered(tmp_path):
     (tree / "scripts").mkdir(parents=True)
     (tree / "scripts/a.py").write_text(PY_TRACED)
     (tmp_path / "site").mkdir()
-    (tmp_path / "site/sitecustomize.py").write_text(mutate.PY_TRACE_SITE)
+    (tmp_path / "site/sitecustomize.py").write_text(PY_TRACE_SITE)
     env = dict(os.environ, NEFFBAR_PY_TRACE=f"{tmp_path}/out", NEFFBAR_PY_TRACE_ROOT=os.path.realpath(tree) + "/",
                PYTHONPATH=f"{tmp_path}/site")
     subprocess.run([sys.executable, "scripts/a.py"], cwd=tree, env=env, capture_output=True, check=False)
@@ -492,17 +509,17 @@ def test_py_trace_site_records_the_functions_entered(tmp_path):
                                         (13, (1, "<module>"))])
 def test_py_code_at(line, want):
     """The function holding a line; a def line is its enclosing code's."""
-    assert mutate.py_code_at(PY_TRACED, line) == want
+    assert py_code_at(PY_TRACED, line) == want
 
 
 @pytest.fixture
 def traced(tmp_path, monkeypatch):
     """A Runner whose tests t1..t3 entered scripts/a.py's module code and f (t1), nothing
     (t2) and g (t3); t4 was not traced."""
-    monkeypatch.setattr(mutate, "ROOT", tmp_path / "tree")
+    monkeypatch.setattr(trees, "ROOT", tmp_path / "tree")
     (tmp_path / "tree/scripts").mkdir(parents=True)
     (tmp_path / "tree/scripts/a.py").write_text(PY_TRACED)
-    r = mutate.Runner(tmp_path / "o", False, 3.0)
+    r = runner.Runner(tmp_path / "o", False, 3.0)
     r.py_reach = {"t1": {("scripts/a.py", 1, "<module>"), ("scripts/a.py", 3, "f")}, "t2": set(),
                   "t3": {("scripts/a.py", 6, "g")}}
     return r
@@ -518,7 +535,7 @@ def test_python_mutant_no_test_entered_survives_nothing_run(traced):
     traced.select, traced.selected_tests = True, lambda m, labels: ["t3"]
     traced.run_one_by_one = lambda *a, **k: ran.append(a)
     m = dict(file="scripts/a.py", line=4, id="x", killed_by=[], status="survived")
-    res = traced.python_mutant(mutate.ROOT / "scripts/a.py", m, False)
+    res = traced.python_mutant(trees.ROOT / "scripts/a.py", m, False)
     assert not ran and res["status"] == "survived" and res.get("tests") == [], (ran, res)
 
 
@@ -527,13 +544,13 @@ def test_trees_hold_the_checkout_as_at_the_first_sync(tmp_path, monkeypatch):
     """A file edited, added or made executable after it reaches neither a later sync nor
     original(); a mutant left in the tree is undone."""
     checkout = tmp_path / "checkout"
-    monkeypatch.setattr(mutate, "ROOT", checkout)
+    monkeypatch.setattr(trees, "ROOT", checkout)
     checkout.mkdir()
     subprocess.run(["git", "init", "-q", str(checkout)], check=True)
     (checkout / "a.cpp").write_text("int a = 1;\n")
     (checkout / "run").write_text("#!/bin/sh\n")
     (checkout / "run").chmod(0o755)
-    r = mutate.Runner(tmp_path / "out", False, 3.0)
+    r = runner.Runner(tmp_path / "out", False, 3.0)
     r.sync()
     first = r.tree_hash
     (checkout / "a.cpp").write_text("int a = 2;\n")
@@ -550,21 +567,21 @@ def test_trees_hold_the_checkout_as_at_the_first_sync(tmp_path, monkeypatch):
 def since_repo(tmp_path_factory):
     root = tmp_path_factory.mktemp("since")
     base, _ = plant_since_repo(root)
-    return root, base, mutate.covered_files(root, mutate.SINCE_SOURCES) + mutate.python_sources(root)
+    return root, base, catalogue.covered_files(root, settings.SINCE_SOURCES) + python_ops.python_sources(root)
 
 
 def test_since_takes_the_added_lines(since_repo):
     """Committed or not, and every line of an untracked covered file; no deleted, unchanged,
     ignored or uncovered line."""
     root, base, paths = since_repo
-    got = {f: sorted(v) for f, v in mutate.added_lines(root, base, paths).items()}
+    got = {f: sorted(v) for f, v in catalogue.added_lines(root, base, paths).items()}
     assert got == {"core/neffbar/a.cpp": [2], "core/cli/c.cpp": [2], "scripts/s.py": [4, 5, 6, 7],
                    "core/neffbar/new.h": [1, 2, 3]}
 
 
 def test_since_mutates_them_with_every_operator(since_repo):
     root, base, _ = since_repo
-    ms, _ = mutate.since_mutants(root, base)
+    ms, _ = catalogue.since_mutants(root, base)
     assert sorted({(m["file"], m["line"]) for m in ms}) == [
         ("core/cli/c.cpp", 2), ("core/neffbar/a.cpp", 2), ("core/neffbar/new.h", 1), ("core/neffbar/new.h", 2),
         ("scripts/s.py", 6), ("scripts/s.py", 7)]
@@ -574,7 +591,7 @@ def test_since_mutates_them_with_every_operator(since_repo):
 def test_since_an_unknown_rev_is_refused(since_repo):
     root, _, paths = since_repo
     with pytest.raises(ValueError):
-        mutate.added_lines(root, "no-such-rev", paths)
+        catalogue.added_lines(root, "no-such-rev", paths)
 
 
 @pytest.fixture(scope="module")
@@ -584,22 +601,22 @@ def commits_repo(tmp_path_factory):
     base, change = plant_since_repo(root)
     git(root, "add", "-A")
     git(root, "commit", "-qm", "more")
-    return root, base, change, mutate.covered_files(root, mutate.SINCE_SOURCES) + mutate.python_sources(root)
+    return root, base, change, catalogue.covered_files(root, settings.SINCE_SOURCES) + python_ops.python_sources(root)
 
 
 def test_commits_takes_the_lines_blamed_on_them(commits_repo):
     """Not the other commits': the base's line 2, changed by "change", is change's."""
     root, base, change, paths = commits_repo
-    got = {f: sorted(v) for f, v in mutate.blamed_lines(root, [change], paths).items()}
+    got = {f: sorted(v) for f, v in catalogue.blamed_lines(root, [change], paths).items()}
     assert got == {"core/neffbar/a.cpp": [2]}
-    got = {f: sorted(v) for f, v in mutate.blamed_lines(root, [base], paths).items()}
+    got = {f: sorted(v) for f, v in catalogue.blamed_lines(root, [base], paths).items()}
     assert got == {"core/neffbar/a.cpp": [1, 3, 4, 5], "core/cli/c.cpp": [1, 3, 4], "scripts/s.py": [1, 2, 3]}
 
 
 def test_commits_an_unknown_commit_is_refused(commits_repo):
     root, _, _, paths = commits_repo
     with pytest.raises(ValueError):
-        mutate.blamed_lines(root, ["no-such-rev"], paths)
+        catalogue.blamed_lines(root, ["no-such-rev"], paths)
 
 
 # ------------------------------------------------------------------- the probe --
@@ -610,13 +627,13 @@ def test_failed_tests_of_a_ctest_log(tmp_path):
                    "  4/10 Test   #6: Baz .....Subprocess aborted***Exception: SegFault  0.10 sec\n"
                    "  5/10 Test   #7: Slow .......***Timeout  10.00 sec\n"
                    "  6/10 Test   #8: Fine .............   Passed    0.01 sec\n")
-    assert mutate.Runner.failed_tests(log) == ["Foo.Bar", "Baz"]
+    assert runner.Runner.failed_tests(log) == ["Foo.Bar", "Baz"]
 
 
 @pytest.fixture
 def probe(tmp_path):
     """A probing Runner: app.cpp's earlier mutants were killed by A.b once and C.d twice."""
-    r = mutate.Runner(tmp_path, False, 3.0)
+    r = runner.Runner(tmp_path, False, 3.0)
     r.probe = True
     r.tests = {"A.b": (["e2e"], "cli_tests"), "C.d": (["unit"], "core_tests"), "campaign_self_test": (["py-selftest"], None),
                "other": (["py-selftest"], None)}
@@ -639,7 +656,7 @@ def test_probe_kills_alone_or_hands_on_to_the_groups(probe, tmp_path, probe_fail
     rel = "scripts/campaign.py"
     (tmp_path / "tree" / "scripts").mkdir(parents=True)
     (tmp_path / "tree" / rel).write_text((ROOT / rel).read_text())
-    m = next(x for x in mutate.catalogue(ROOT, [rel], python=True) if x["op"] != "del")
+    m = next(x for x in catalogue.catalogue(ROOT, [rel], python=True) if x["op"] != "del")
     ran = []
 
     def fake_run(cmd, timeout=None, log=None):
@@ -658,7 +675,7 @@ needs_ninja = pytest.mark.skipif(not shutil.which("ninja"), reason="needs ninja 
 
 @pytest.fixture
 def selection(tmp_path):
-    r = mutate.Runner(tmp_path, False, 3.0)
+    r = runner.Runner(tmp_path, False, 3.0)
     r.select = True
     plant_selection(r)
     return r
@@ -680,18 +697,22 @@ def test_selection_of_a_cpp_mutant(selection):
 @needs_ninja
 def test_selection_of_a_python_mutant(selection):
     """The self-tests whose files name the script (through a module, lib/'s modules, a
-    folder of pytest tests, one pytest file named with its node) and scripts_self_test; a
+    folder of pytest tests, one pytest file named with its node, a package of lib/) and
+    scripts_self_test; a
     README naming every script does not count."""
-    got = {f: sorted(selection.selected_tests(dict(file=f, python=True), mutate.PY_GROUPS))
+    got = {f: sorted(selection.selected_tests(dict(file=f, python=True), settings.PY_GROUPS))
            for f in ("scripts/lib_io.py", "scripts/tool", "scripts/other", "scripts/other_lib.py",
-                     "scripts/lib/shared.py", "scripts/lib/deep.py", "scripts/lonely")}
+                     "scripts/lib/shared.py", "scripts/lib/deep.py", "scripts/lonely", "scripts/lib/pkg/mod.py",
+                     "scripts/lib/pkg/deeper.py")}
     assert got == {"scripts/lib/shared.py": ["scripts_self_test", "tool_self_test"],  # from lib import NAME
                    "scripts/lib/deep.py": ["pytest", "scripts_self_test"],  # from lib.NAME import, through other_lib.py
                    "scripts/lib_io.py": ["scripts_self_test", "tool_self_test"],
                    "scripts/tool": ["scripts_self_test", "tool_self_test"],
                    "scripts/other": ["other_self_test", "scripts_self_test"],
                    "scripts/other_lib.py": ["pytest", "scripts_self_test"],  # through the folder of pytest tests
-                   "scripts/lonely": ["one_file", "pytest", "scripts_self_test"]}  # one file of it
+                   "scripts/lonely": ["one_file", "pytest", "scripts_self_test"],  # one file of it
+                   "scripts/lib/pkg/mod.py": ["one_file", "pytest", "scripts_self_test"],  # from lib.PKG import NAME
+                   "scripts/lib/pkg/deeper.py": ["one_file", "pytest", "scripts_self_test"]}  # from lib.PKG.NAME import
 
 
 @needs_ninja
@@ -713,7 +734,7 @@ def scored(tmp_path):
     statuses = ["killed", "killed", "killed", "survived", "stillborn", "timeout", "killed", "survived"]
     results = [dict(id=f"m{i}", file="f.cpp", line=i, op=ops[i], killed_by=["unit"] if s == "killed" else [], status=s)
                for i, s in enumerate(statuses)]
-    got = mutate.report(tmp_path, ms, results, {"m6": "why"}, ["unit"])
+    got = report.report(tmp_path, ms, results, {"m6": "why"}, ["unit"])
     return got, (tmp_path / "report.md").read_text(), json.loads((tmp_path / "score.json").read_text())
 
 
@@ -737,7 +758,7 @@ def test_score_json_holds_the_reports_counts(scored):
 # ------------------------------------------------------------------ the runner --
 @pytest.mark.parametrize("build, group", [(False, 0), (True, 1)], ids=["does not build", "fails a group"])
 def test_an_unmutated_tree_that_does_not_pass_is_exit_3(tmp_path, build, group):
-    r = mutate.Runner(tmp_path, False, 3.0)
+    r = runner.Runner(tmp_path, False, 3.0)
     r.run = lambda *_a, **_k: 1  # nothing is built or run
     r.build, r.group = (lambda *_a, **_k: build), (lambda *_a, **_k: group)
     (tmp_path / "test-unit.log").write_text("")
@@ -748,13 +769,13 @@ def test_an_unmutated_tree_that_does_not_pass_is_exit_3(tmp_path, build, group):
 
 def test_a_python_mutant_is_judged_on_the_work_tree_only(tmp_path):
     """Applied to the work tree, restored after; the checkout untouched."""
-    r = mutate.Runner(tmp_path, False, 3.0)
+    r = runner.Runner(tmp_path, False, 3.0)
     r.run = lambda *_a, **_k: 1
     rel = "scripts/campaign.py"
     (tmp_path / "tree" / "scripts").mkdir(parents=True)
     original = (ROOT / rel).read_text()
     (tmp_path / "tree" / rel).write_text(original)
-    m = next(x for x in mutate.catalogue(ROOT, [rel], python=True) if x["op"] != "del")
+    m = next(x for x in catalogue.catalogue(ROOT, [rel], python=True) if x["op"] != "del")
     seen = []
     r.group = lambda *_a, **_k: seen.append((tmp_path / "tree" / rel).read_text()) or 1
     result = r.mutant(m, ["py-selftest"], False)
@@ -817,8 +838,8 @@ def test_ids_naming_no_mutant_is_a_usage_error(first_run, tmp_path):
 
 def test_since_sample_runs_n_of_the_added_lines_mutants(tmp_path, monkeypatch):
     """The report says it is a sample."""
-    added = mutate.catalogue(ROOT, ["scripts/campaign.py"], python=True)
-    monkeypatch.setattr(mutate, "since_mutants", lambda root, rev, commits=None: (list(added), None))
+    added = catalogue.catalogue(ROOT, ["scripts/campaign.py"], python=True)
+    monkeypatch.setattr(mutate_cli, "since_mutants", lambda root, rev, commits=None: (list(added), None))
     rc, ran = run_main(["--since", "REV", "--sample", "3", "--out", str(tmp_path), "--no-asan"])
     text = (tmp_path / "report.md").read_text()
     assert rc == 0 and len(ran) == 3 and len(set(ran)) == 3, (rc, ran)

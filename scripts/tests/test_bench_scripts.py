@@ -831,6 +831,11 @@ def test_compare_cli(check, tmp):
             (["--no-memory"], nomem, 0, "--no-memory: a run without memory figures passes")):
         rc, out, err = script("bench-compare", *args, base_mem if cur in (mem3, nomem, base_mem) else base, cur)
         check(rc == want and not err, f"bench-compare {what} ({rc} {err.strip()[:80]!r})")
+    rc, out, err = script("bench-compare", base, slow)
+    row = next((line for line in out.splitlines() if line.startswith(BENCH)), "")
+    check(re.search(r"[+-]\d+\.\d%\s+0\.\d{4}\b", row), f"bench-compare: the row shows the U test's p after the time ({row!r})")
+    rc, out, err = script("bench-compare", uncounted, base)
+    check(rc == 0 and not err, f"bench-compare: counts in the run but not the baseline are not gated, exit 0 ({rc} {err.strip()[-80:]!r})")
     errored = fake_run({FLOOR: (spread(100.0), 1e6), BENCH: (spread(400.0), 2e6)})
     errored["benchmarks"][-1].update(error_occurred=True, error_message="boom")
     for args, expect, what in ((["--no-count", "--no-time", "--no-memory", base, base],

@@ -1025,3 +1025,14 @@ def test_decisions(check, tmp):
     rc, out = rehearse(WORKFLOW, state, common + ["--replace", "bench=false"])
     check(rc == 1 and "the benchmarks did not run (failure)" in out,
           f"decisions, run 7 (the benchmark step fails): the job fails, 'the benchmarks did not run': exit {rc}")
+
+
+def test_units_github_context_refs(tmp):
+    """github.head_ref and base_ref (and GITHUB_HEAD_REF, GITHUB_BASE_REF) are set for a
+    pull_request only, as on GitHub: empty on a push."""
+    for event, refs in (("push", ("", "")), ("pull_request", ("rehearsal", "main"))):
+        r = stub_rehearsal(tmp, event)
+        r.ref, r.payload, r.event_path, r.workflow_name = "refs/heads/main", {}, "", "w"
+        r.server_url, r.summary_path = "https://github.com", ""
+        g = r.make_github_ctx()
+        assert (g["head_ref"], g["base_ref"]) == refs, event

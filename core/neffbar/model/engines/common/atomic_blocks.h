@@ -79,8 +79,7 @@ class AtomicBlocks {
     std::uint32_t stop = 0;
     while (stop < n && is(body[stop])) ++stop;
     if (stop == n) return run;
-    run[stop] = 0;
-    for (std::uint32_t k = 1; k < n; ++k) {
+    for (std::uint32_t k = 0; k < n; ++k) {  // k = 0: stop itself, which does not satisfy `is`
       const std::uint32_t i = (stop + n - k) % n;
       run[i] = is(body[i]) ? run[(i + 1) % n] + 1 : 0;
     }

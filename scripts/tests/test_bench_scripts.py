@@ -392,6 +392,12 @@ def test_chart_layout(check):
     dots = [float(y) for y in re.findall(r'<circle cx="[-\d.]+" cy="([-\d.]+)"', svg)]
     check(labels == [184.0, 24.0] and len(dots) == 3 and all(20 <= y <= 180 for y in dots) and dots[0] > dots[1] > dots[2],
           f"chart: the time axis spans the plot (labels at y {labels}, points at {dots})")
+    # The medians joined by a line through every dot; two points make a line, one does not.
+    line = re.search(rf'<polyline fill="none" stroke="{bench_report.COLOR_TIME}"[^>]* points="([^"]+)"', svg)
+    ys = [float(p.split(",")[1]) for p in line.group(1).split()] if line else []
+    check(ys == dots, f"chart: the medians' line passes through the dots ({ys} against {dots})")
+    check(len(bench_report.polyline([(0, 0), (1, 1)], "c", "2")) == 1 and not bench_report.polyline([(0, 0)], "c", "2"),
+          "chart: a line through two points, none through one")
     # Change points of every kind at one commit: each kind's label on a line of its own,
     # time, instructions, peak bytes, allocations from the top (y 32, 44, 56, 68).
     kinds = ["allocations", "time", "peak bytes", "instructions"]

@@ -27,6 +27,10 @@ TEST_F(App, UsageAndHelp) {
     EXPECT_EQ(h.exit_code, 0) << cmd;
     EXPECT_NE(h.out.find("Usage"), std::string::npos) << cmd;
   }
+  // An option first is an option, not a command to look up: -h is the top level's help.
+  const Outcome h = run("-h");
+  EXPECT_EQ(h.exit_code, 0) << h.err;
+  EXPECT_NE(h.out.find("Usage"), std::string::npos) << h.out;
   // The engines' defaults, read from their options and shown as the parser reads them back.
   const Outcome check = run("check --help");
   for (const char* shown : {"--seed N=1 ", "--max-states N=30000000 ", "--max-seconds SECONDS=300 "}) {

@@ -7,6 +7,7 @@ import sys
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))))  # scripts/: lib's parent
 from lib.mutation.budget import budget_mutants  # noqa: E402
 from lib.mutation.operators import BINARY, INT, merge_budget, semantic_mutants  # noqa: E402
+from lib.mutation.syntax import not_code  # noqa: E402
 
 # A script's embedded self-test (`self_test`, `_test_*` and what they define): test
 # code, left out like the *selftest* files.  Its mutants can only make the test check
@@ -60,9 +61,7 @@ def py_code_mask(text):
         else:
             i += 1
             continue
-        for k in range(i, j):
-            if text[k] != "\n":
-                mask[k] = False
+        not_code(mask, text, i, j)
         i = j
     return mask
 

@@ -2,6 +2,14 @@
 code, the parenthesis that closes one, an expression split at its top level."""
 
 
+def not_code(mask, text, i, j):
+    """Marks text[i:j] (a comment or a string) as not code, but its newlines, so that a
+    line's mask stays the line's."""
+    for k in range(i, j):
+        if text[k] != "\n":
+            mask[k] = False
+
+
 def code_mask(text):
     """True for each character that is code (not a comment, string or char literal)."""
     mask = [True] * len(text)
@@ -25,9 +33,7 @@ def code_mask(text):
         else:
             i += 1
             continue
-        for k in range(i, j):
-            if text[k] != "\n":
-                mask[k] = False
+        not_code(mask, text, i, j)
         i = j
     return mask
 

@@ -46,6 +46,8 @@ import stat
 import subprocess
 import sys
 
+import pytest
+
 from fakes import campaign_out, fake_names, write
 
 HERE = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))  # scripts/
@@ -748,24 +750,26 @@ def test_spin_compare(check, tmp):
 
 
 # -------------------------------------------------------------- scripts/coverage --
-FAKE_LLVM_COV = """#!/bin/sh
+FAKE_LLVM_COV = r"""#!/bin/sh
+# export: FAKE_A and FAKE_B are "covered lines" of a.cpp and b.cpp (the covered first).
+da() { i=1; while [ "$i" -le "$2" ]; do printf 'DA:%d,%d\n' "$i" "$([ "$i" -le "$1" ] && echo 1 || echo 0)"; i=$((i + 1)); done; }
 case "$1" in
   report) for f in $FAKE_REPORTED; do echo "$f  10  5  50.00%"; done
           echo "TOTAL  100  10  90.00%  20  2  90.00%  300  30  90.00%  40  4  90.00%" ;;
-  export) printf 'SF:%s/core/neffbar/a.cpp\\nDA:1,3\\nDA:2,0\\nDA:3,0\\nend_of_record\\n' "$PWD"
-          printf 'SF:%s/core/cli/b.cpp\\nDA:1,1\\nend_of_record\\n' "$PWD" ;;
+  export) printf 'SF:%s/core/neffbar/a.cpp\n' "$PWD"; da ${FAKE_A:-1 3}; echo end_of_record
+          printf 'SF:%s/core/cli/b.cpp\n' "$PWD"; da ${FAKE_B:-1 1}; echo end_of_record ;;
 esac
 exit 0
 """
 
 
-def test_coverage(check, tmp):
-    """scripts/coverage on fake builds and llvm tools: the report, uncovered.txt and the
-    per-folder lines; a core .cpp missing from the report, or a build that fails, is
-    exit 1."""
+def coverage_scratch(tmp):
+    """A scratch copy of scripts/ with a fake build and llvm tools for scripts/coverage:
+    (scratch, env); the report names what FAKE_REPORTED lists, the lines are FAKE_A's
+    and FAKE_B's."""
     scratch = Scratch(tmp)
     no_deps(scratch)
-    env, log = fake_tools(scratch, tmp, {"cmake": FAKE_CMAKE, "llvm-profdata-14": "exit 0\n", "llvm-cov-14": FAKE_LLVM_COV})
+    env, _ = fake_tools(scratch, tmp, {"cmake": FAKE_CMAKE, "llvm-profdata-14": "exit 0\n", "llvm-cov-14": FAKE_LLVM_COV})
     for t in ("decode", "json"):
         put_file(scratch, f"build/coverage/fuzz/fuzz_{t}", "#!/bin/sh\nexit 0\n", 0o755)
     for f in ("core/neffbar/a.cpp", "core/cli/b.cpp", "core/cli/main.cpp", "core/neffbar/not_built.cpp"):
@@ -778,9 +782,17 @@ def test_coverage(check, tmp):
                 {"directory": build, "file": "../../core/cli/main.cpp"},
                 {"directory": build, "file": "../../fuzz/fuzz_decode.cpp"}]
     put_file(scratch, "build/coverage/compile_commands.json", json.dumps(commands))
-    rc, out, err, _ = scratch.run("coverage", "bash", [], env=dict(env, FAKE_REPORTED="neffbar/a.cpp cli/b.cpp"))
+    return scratch, dict(env, FAKE_REPORTED="neffbar/a.cpp cli/b.cpp"), commands
+
+
+def test_coverage(check, tmp):
+    """scripts/coverage on fake builds and llvm tools: the report, uncovered.txt and the
+    per-folder lines (written when under the gate too); a core .cpp missing from the
+    report, or a build that fails, is exit 1."""
+    scratch, env, commands = coverage_scratch(tmp)
+    rc, out, err, _ = scratch.run("coverage", "bash", [], env=env)
     uncovered = read(os.path.join(scratch.root, "out", "coverage", "uncovered.txt"))
-    check(rc == 0 and "lines 50.00% (2 of 4)" in out and "core/neffbar/a.cpp (33.33 %, 2 of 3 lines missed): 2-3" in uncovered
+    check(rc == 3 and "lines 50.00% (2 of 4)" in out and "core/neffbar/a.cpp (33.33 %, 2 of 3 lines missed): 2-3" in uncovered
           and "  33.33 %      1 of     3 lines  core/neffbar" in out,
           f"coverage: out/coverage/uncovered.txt, the lines per folder and in all: {rc} {out.strip()[-200:]!r} {err.strip()[-100:]!r}")
     files = read(os.path.join(scratch.root, "out", "coverage", "files.tsv"))
@@ -789,12 +801,33 @@ def test_coverage(check, tmp):
     rc, out, err, _ = scratch.run("coverage", "bash", [], env=dict(env, FAKE_REPORTED="neffbar/a.cpp"))
     check(rc == 1 and "coverage: core/cli/b.cpp is missing from the report" in err,
           f"coverage: a core .cpp missing from the report is exit 1, named: {rc} {err.strip()[-100:]!r}")
-    rc, out, err, _ = scratch.run("coverage", "bash", [], env=dict(env, FAKE_BUILD_RC="1", FAKE_REPORTED="neffbar/a.cpp cli/b.cpp"))
+    rc, out, err, _ = scratch.run("coverage", "bash", [], env=dict(env, FAKE_BUILD_RC="1"))
     check(rc == 1, f"coverage: a build that fails is exit 1: {rc}")
     put_file(scratch, "build/coverage/compile_commands.json", json.dumps(commands[3:]))
-    rc, out, err, _ = scratch.run("coverage", "bash", [], env=dict(env, FAKE_REPORTED="neffbar/a.cpp cli/b.cpp"))
+    rc, out, err, _ = scratch.run("coverage", "bash", [], env=env)
     check(rc == 1 and "compile_commands.json names no file of core/neffbar core/cli" in err,
           f"coverage: a build that compiles none of the library's files is exit 1, not an empty pass: {rc} {err.strip()[-100:]!r}")
+
+
+@pytest.mark.parametrize("a, b, gate", [
+    ("3 3", "1 1", None),
+    ("18 20", "20 20", None),  # 95.00 % in all: at the gate
+    ("100 100", "4 5", None),  # b at 80.00 %: at the file gate
+    ("100 100", "3 4", "lines 99.04 % (gate: >= 95 %); 1 files under 80 %: core/cli/b.cpp 75.00 %"),
+    ("16 20", "1 1", "lines 80.95 % (gate: >= 95 %)"),
+    ("1 3", "0 1", "lines 25.00 % (gate: >= 95 %); 2 files under 80 %: core/cli/b.cpp 0.00 %, core/neffbar/a.cpp 33.33 %"),
+], ids=["all covered", "total at 95 %", "a file at 80 %", "a file under 80 %", "the total under 95 %", "both, lowest first"])
+def test_coverage_gate(tmp, a, b, gate):
+    """scripts/coverage's gate: exit 3 and one line naming the total and each file under
+    80 % when the total is under 95 % or a file under 80 %; exit 0 at the thresholds."""
+    scratch, env, _ = coverage_scratch(tmp)
+    rc, out, err, _ = scratch.run("coverage", "bash", [], env=dict(env, FAKE_A=a, FAKE_B=b))
+    assert "coverage of core/neffbar + core/cli from the corpora: lines" in out
+    assert os.path.isfile(os.path.join(scratch.root, "out", "coverage", "files.tsv"))
+    if gate is None:
+        assert (rc, err) == (0, "")
+    else:
+        assert (rc, err) == (3, f"coverage: below the gate: {gate}\n")
 
 
 # ------------------------------------------------------------------ scripts/fuzz --
@@ -980,7 +1013,8 @@ def test_bench_script(check, tmp):
 # -------------------------------------------------------------------- scripts/run --
 RUN_STEPS = (("props", 'echo "[       OK ] Props.A"'),
              ("fuzz", 'mkdir -p out/fuzz; printf "target\\texecs\\n" > out/fuzz/summary.tsv'),
-             ("coverage", 'echo "coverage: lines 96.1%, branches 80%"'),
+             ("coverage", 'echo "coverage: lines 96.1%, branches 80%"; [ -z "${FAKE_COVERAGE_GATE:-}" ] || '
+                          '{ echo "coverage: below the gate: $FAKE_COVERAGE_GATE" >&2; exit 3; }'),
              ("mutate", 'echo "mutation score: 1/1 -- fake"'),
              ("test", '[ "$1" = --slow ] || exit 3; echo "1/2 Test #1: oss_fuzz_build ...   Passed"; '
                       'echo "2/2 Test #2: afl_build_and_run ...   Passed"'),
@@ -1050,6 +1084,22 @@ def test_run_failures(check, tmp):
     shutil.rmtree(os.path.join(scratch.root, "out", "report.html"))
     rc, out, err, _ = scratch.run("run", "bash", [], env=dict(env, FAKE_BUILD_RC="1"))
     check(rc == 1 and "build failed" in out, f"run: a build that fails is exit 1: {rc} {out.strip()[-80:]!r}")
+
+
+@pytest.mark.parametrize("gate, result", [
+    (None, "| coverage | ok | coverage: lines 96.1%, branches 80% (gate: lines >= 95 %, every file >= 80 %) |"),
+    ("lines 96.10 % (gate: >= 95 %); 1 files under 80 %: core/cli/x.cpp 43.00 %",
+     "| coverage | FAIL | coverage: below the gate: lines 96.10 % (gate: >= 95 %); 1 files under 80 %: core/cli/x.cpp 43.00 % "
+     "(coverage: lines 96.1%, branches 80%) |"),
+], ids=["over the gate", "a file under it"])
+def test_run_coverage_gate(tmp, gate, result):
+    """scripts/run: coverage under its gate (scripts/coverage's exit 3) FAILs the step with
+    the gate's line on the summary and the campaign is exit 1; over it, ok."""
+    scratch = Scratch(tmp)
+    env, _, _ = run_fakes(scratch, tmp)
+    rc, _, _, _ = scratch.run("run", "bash", ["--seconds", "4"], env=env if gate is None else dict(env, FAKE_COVERAGE_GATE=gate))
+    assert result in read(os.path.join(scratch.root, "out", "report.md"))
+    assert rc == (0 if gate is None else 1)
 
 
 # ---------------------------------------------------- lib/common.sh and conventions --

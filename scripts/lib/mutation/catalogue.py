@@ -11,8 +11,20 @@ import sys
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))))  # scripts/: lib's parent
 from lib.mutation.operators import INT, line_mutants  # noqa: E402
 from lib.mutation.python_ops import PY_SELF_TEST, py_code_mask, py_line_mutants, python_sources  # noqa: E402
+from lib.mutation.scope import file_scopes, read_classes  # noqa: E402
 from lib.mutation.settings import COMPILE_TARGET, EQUIVALENT, SINCE_SOURCES  # noqa: E402
 from lib.mutation.syntax import code_mask  # noqa: E402
+
+
+def tree_classes(root):
+    """{class: {field: type}} of the tree's C++ headers (core/), read once a tree."""
+    key = str(root)
+    if key not in CLASSES:
+        CLASSES[key] = read_classes(sorted(root.glob("core/**/*.h")), code_mask)
+    return CLASSES[key]
+
+
+CLASSES = {}
 
 
 def catalogue(root, globs, python=False):
@@ -26,6 +38,7 @@ def catalogue(root, globs, python=False):
             offset = 0
             ctx = dict(file=rel, prev="", func="")
             funcs = []  # Python: (indent, name) of the enclosing defs
+            scopes = None if python else file_scopes(text, mask, {k: dict(v) for k, v in tree_classes(root).items()})
             for lineno, line in enumerate(text.split("\n"), 1):
                 lmask = mask[offset:offset + len(line)]
                 offset += len(line) + 1
@@ -40,6 +53,8 @@ def catalogue(root, globs, python=False):
                         funcs.append((indent, dm.group(1)))
                     if any(PY_SELF_TEST.match(name) for _, name in funcs):
                         continue  # a script's own self-test judges it, as the *selftest* files do
+                if scopes:
+                    ctx["scope"] = scopes[lineno - 1]  # the names the line sees: var, index
                 for op, col, old, new in (py_line_mutants if python else line_mutants)(line, lmask, ctx):
                     mutated = line[:col] + new + line[col + len(old):]
                     key = "\0".join([rel, op, line.strip(), mutated.strip(), str(occurrence), str(col)])

@@ -6,7 +6,12 @@ import re
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))))  # scripts/: lib's parent
+from lib.mutation.arguments import swap_mutants  # noqa: E402
 from lib.mutation.budget import budget_mutants  # noqa: E402
+from lib.mutation.conditions import cond_mutants  # noqa: E402
+from lib.mutation.indices import index_mutants  # noqa: E402
+from lib.mutation.loops import loop_mutants  # noqa: E402
+from lib.mutation.substitute import var_mutants  # noqa: E402
 from lib.mutation.syntax import matching_paren, split_top  # noqa: E402
 
 OPERATORS = {
@@ -18,10 +23,17 @@ OPERATORS = {
     "del": "deleted statement: an assignment, call, break, continue, push/emplace",
     "bool": "boolean constant: true <-> false",
     # Semantic slips: the mistakes people make, which one-token flips do not imitate.
-    "swap": "swapped arguments: f(a, b) -> f(b, a), for two plain names (stillborn when their types differ)",
-    "cond": "dropped operand of a compound condition: A && B -> A and -> B (also ||), in if/while/return",
-    "loop": "loop bound off by one: for (i = s; i < n; ...) -> start s + 1, end n - 1 (Python: range)",
+    "swap": "swapped arguments of a kind: f(a, b) -> f(b, a), T{x.lo, x.hi} -> T{x.hi, x.lo}, two names, members or "
+            "literals of a call or braced initializer (not min/max; stillborn when their types differ)",
+    "cond": "dropped operand of a && / || chain: A && B -> A and -> B, wherever it sits (a condition, return, "
+            "initializer, argument, lambda, ternary's condition, nested group, a chain over lines)",
+    "loop": "first or last iteration skipped: for (i = s; i < n; ...) -> s + 1 / n - 1 (down: s - 1 / n + 1), "
+            "range-for via a flag / a count, while (i < n) -> n - 1 (Python: range)",
     "tern": "swapped branches of a ternary: c ? a : b -> c ? b : a (Python: a if c else b -> b if c else a)",
+    "var": "another name of the same declared type in scope: na -> nb, a.lo -> a.hi (a function's names, "
+           "a class's sibling fields read on the same object; the most alike)",
+    "index": "wrong index of the same container: v[i] -> v[i + 1], v[i - 1], v[j] (another index variable "
+             "of the function, else v[0]); .front() <-> .back()",
     # Budget and exit-code slips (issue 31).  A stop-like name: stop, deadline, budget,
     # expired, cut, cancel, limit, timeout, timed_out, max_states/memory/seconds/instructions.
     "stop": "deleted early exit of a stop-flag test: if (deadline.expired()) return r; -> if (...) {} (Python: -> pass)",
@@ -58,8 +70,9 @@ def line_mutants(line, mask, ctx=None):
     """(operator, column, old, new) for one line; mask says which columns are code; ctx
     (budget_mutants) the previous code line and the file."""
     out = []
-    if SKIP_LINE.match(line) or not line.strip():
-        return out
+    scope = (ctx or {}).get("scope")
+    if SKIP_LINE.match(line) or not line.strip() or (scope and scope.statement.startswith("static_assert")):
+        return out  # a static_assert's lines too: a weaker compile-time check builds the same
     def code_at(col, length):
         return all(mask[col:col + length])
     for op, old, new in BINARY:
@@ -93,7 +106,8 @@ def line_mutants(line, mask, ctx=None):
         if ";" in cond or cond.startswith("const ") or cond.startswith("auto"):  # if (init; cond) / declarations
             continue
         out.append(("neg", open_at, line[open_at:close + 1], "(!(" + cond + "))"))
-    out += semantic_mutants(line, code_at, "&&", "||", cpp=True)
+    out += (swap_mutants(line, code_at) + cond_mutants(line, code_at) + loop_mutants(line, code_at)
+            + ternary_chain_mutants(line, code_at) + var_mutants(line, code_at, scope) + index_mutants(line, code_at, scope))
     if DELETABLE.match(line) and not re.match(r"^\s*(return|const|auto|std::|unsigned|int|bool|char|for|if|while)\b", line):
         body = line.strip()
         if code_at(len(line) - len(line.lstrip()), 1):
@@ -122,7 +136,6 @@ def merge_budget(out, budget, line, cpp):
 
 NAME = r"[A-Za-z_][\w.]*(?:->\w+)*"
 CALL2 = re.compile(r"\b(\w+)\((" + NAME + r"), (" + NAME + r")\)")
-FOR_CPP = re.compile(r"\bfor \((?:[\w:<>]+ )?(\w+) = ([^;]+); (\w+) (<|<=|!=) ([^;]+);")
 RANGE_PY = re.compile(r"\brange\(([^(),]+)(?:, ([^(),]+))?\)")
 TERN_PY = re.compile(r"(?:(?<=[=(,] )|(?<=return ))([\w.]+(?:\([^()]*\))?) if ([^:]+?) else ([\w.]+(?:\([^()]*\))?)(?=[),\]]|$|\s)")
 
@@ -155,24 +168,14 @@ def ternary_chain_mutants(line, code_at):
     return out
 
 
-def semantic_mutants(line, code_at, and_op, or_op, cpp):
-    """swap, cond, loop and tern mutants of one line (C++ or Python)."""
+def semantic_mutants(line, code_at, and_op="and", or_op="or"):
+    """swap, cond, loop and tern mutants of one Python line (C++'s: line_mutants)."""
     out = []
     for m in CALL2.finditer(line):
         if code_at(m.start(), len(m.group(0))) and m.group(2) != m.group(3) and m.group(1) not in ("if", "while", "for"):
             out.append(("swap", m.start(2), f"{m.group(2)}, {m.group(3)}", f"{m.group(3)}, {m.group(2)}"))
-    # The condition of an if/while, or what a return returns.
-    if cpp:
-        cm = COND.search(line)
-        span = None
-        if cm:
-            close = matching_paren(line, cm.end() - 1)
-            span = (cm.end(), close) if close > 0 else None
-        elif (rm := re.match(r"^(\s*return )(.*);\s*(?://.*)?$", line)):
-            span = (rm.end(1), rm.start(1) + len(rm.group(1)) + len(rm.group(2)))
-    else:
-        pm = re.match(r"^(\s*(?:if|elif|while|return) )(.*?)(:?)\s*(?:#.*)?$", line)
-        span = (pm.end(1), pm.end(2)) if pm and pm.group(2) else None
+    pm = re.match(r"^(\s*(?:if|elif|while|return) )(.*?)(:?)\s*(?:#.*)?$", line)  # a condition, or what a return returns
+    span = (pm.end(1), pm.end(2)) if pm and pm.group(2) else None
     if span and code_at(span[0], max(1, span[1] - span[0])):
         expr = line[span[0]:span[1]]
         for sep in (f" {and_op} ", f" {or_op} "):
@@ -183,23 +186,16 @@ def semantic_mutants(line, code_at, and_op, or_op, cpp):
                 kept = sep.join(parts[:k] + parts[k + 1:])
                 out.append(("cond", span[0], expr, kept))
             break  # the outermost connective only: dropping inside it is the next slip's
-    if cpp and (fm := FOR_CPP.search(line)) and code_at(fm.start(), 3) and fm.group(1) == fm.group(3):
-        out.append(("loop", fm.start(2), fm.group(2), f"{fm.group(2)} + 1"))
-        out.append(("loop", fm.start(5), fm.group(5), f"{fm.group(5)} - 1"))
-    if not cpp:
-        for rm in RANGE_PY.finditer(line):
-            if not code_at(rm.start(), 6):
-                continue
-            if rm.group(2) is None:
-                out.append(("loop", rm.start(1), rm.group(1), f"1, {rm.group(1)}"))
-                out.append(("loop", rm.start(1), rm.group(1), f"{rm.group(1)} - 1"))
-            else:
-                out.append(("loop", rm.start(1), rm.group(1), f"{rm.group(1)} + 1"))
-                out.append(("loop", rm.start(2), rm.group(2), f"{rm.group(2)} - 1"))
-    if cpp:
-        out += ternary_chain_mutants(line, code_at)
-    else:
-        for tm in TERN_PY.finditer(line):
-            if code_at(tm.start(), len(tm.group(0))) and tm.group(1) != tm.group(3):
-                out.append(("tern", tm.start(), tm.group(0), f"{tm.group(3)} if {tm.group(2)} else {tm.group(1)}"))
+    for rm in RANGE_PY.finditer(line):
+        if not code_at(rm.start(), 6):
+            continue
+        if rm.group(2) is None:
+            out.append(("loop", rm.start(1), rm.group(1), f"1, {rm.group(1)}"))
+            out.append(("loop", rm.start(1), rm.group(1), f"{rm.group(1)} - 1"))
+        else:
+            out.append(("loop", rm.start(1), rm.group(1), f"{rm.group(1)} + 1"))
+            out.append(("loop", rm.start(2), rm.group(2), f"{rm.group(2)} - 1"))
+    for tm in TERN_PY.finditer(line):
+        if code_at(tm.start(), len(tm.group(0))) and tm.group(1) != tm.group(3):
+            out.append(("tern", tm.start(), tm.group(0), f"{tm.group(3)} if {tm.group(2)} else {tm.group(1)}"))
     return out

@@ -100,7 +100,7 @@ def py_line_mutants(line, mask, ctx=None):
             out.append(("bool", m.start(), m.group(0), "False" if m.group(0) == "True" else "True"))
     if (m := PY_COND.match(line)) and code_at(m.start(2), 1):
         out.append(("neg", m.start(2), m.group(2), f"not ({m.group(2)})"))
-    out += semantic_mutants(line, code_at, "and", "or", cpp=False)
+    out += semantic_mutants(line, code_at)
     if PY_DELETABLE.match(line) and not line.rstrip().endswith((",", "(", "[", "{", "\\")):
         indent = len(line) - len(line.lstrip())
         if code_at(indent, 1):

@@ -50,9 +50,9 @@ def matching_paren(line, open_at):
     return -1
 
 
-def split_top(expr, sep):
-    """expr split at `sep` where no parenthesis or bracket is open, or [expr]."""
-    parts, depth, start, i = [], 0, 0, 0
+def top_level(expr, sep):
+    """The columns where `sep` starts in expr with no parenthesis or bracket open."""
+    at, depth, i = [], 0, 0
     while i < len(expr):
         c = expr[i]
         if c in "([{":
@@ -60,10 +60,15 @@ def split_top(expr, sep):
         elif c in ")]}":
             depth -= 1
         elif depth == 0 and expr.startswith(sep, i):
-            parts.append(expr[start:i])
+            at.append(i)
             i += len(sep)
-            start = i
             continue
         i += 1
-    parts.append(expr[start:])
-    return parts
+    return at
+
+
+def split_top(expr, sep):
+    """expr split at `sep` where no parenthesis or bracket is open, or [expr]."""
+    ends = top_level(expr, sep) + [len(expr)]
+    starts = [0] + [k + len(sep) for k in ends[:-1]]
+    return [expr[s:e] for s, e in zip(starts, ends)]

@@ -71,7 +71,9 @@ def run_main(args):
 
 # A program whose mutants, switched into one binary, must print what each prints built
 # alone: loops, an if/else-if chain, a switch's cases, a ternary, a constructor's
-# initializer, a member function, and expressions that go on over several lines (24-32).
+# initializer, a member function, expressions that go on over several lines (24-32), and
+# h() for the semantic operators (39-45: fields of a kind, subscripts, a chain in an
+# initializer; every index a mutant reads stays inside h's string).
 PLANTED_PROGRAM = """#include <cstdio>
 int unused(int x) {
   return x + 1;
@@ -107,6 +109,16 @@ int g(int a,
   }
   return C(a).twice();
 }
+struct Span {
+  int lo, hi;
+};
+int h(const char* v, int n) {
+  const Span a{v[1] - '0', v[n - 1] - '0'};
+  const bool wide = a.hi - a.lo > 2 && n > 1;
+  int s = 0;
+  for (int i = 1; i < n; ++i) s += (v[i] - '0') * i;
+  return s + (wide ? a.hi : a.lo);
+}
 int main() {
   bool more = true;
   int n = 0;
@@ -114,7 +126,7 @@ int main() {
     n = n + 1;
     more = n < 3;
   }
-  std::printf("%d %d %d %d %d %d\\n", f(5, 2), f(7, 1), f(2, 3), n, g(3, 2), g(1, 5));
+  std::printf("%d %d %d %d %d %d %d\\n", f(5, 2), f(7, 1), f(2, 3), n, g(3, 2), g(1, 5), h("1427300", 4));
   return 0;
 }
 """

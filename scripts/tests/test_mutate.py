@@ -19,7 +19,7 @@ from pathlib import Path
 
 import pytest
 
-from lib.mutation import catalogue, operators, python_ops, report, runner, settings, switches, syntax, trees
+from lib.mutation import catalogue, operators, python_ops, report, runner, scope, settings, switches, syntax, trees
 from lib.mutation.selection import PY_TRACE_SITE, py_code_at
 from mutate_fakes import (FakeRunner, PLANTED_PROGRAM, git, mutate_cli, plant_selection, plant_since_repo,
                           run_main)
@@ -166,6 +166,142 @@ def test_budget_change_made_once(line, python):
     assert len(texts) == len(set(texts)) and not any(op == "neg" for op, *_ in ms), ms
 
 
+# ------------------------------------------------ the semantic operators (issue 56) --
+def made(line, op, scope=None):
+    """The lines one operator makes of a C++ line; scope: the names the line sees."""
+    ms = operators.line_mutants(line, syntax.code_mask(line), {"scope": scope} if scope else None)
+    return sorted(line[:c] + n + line[c + len(o):] for p, c, o, n in ms if p == op)
+
+
+INTS = scope.Scope(names={"na": "int", "nb": "int", "chips": "std::uint32_t", "chip": "std::uint32_t",
+                          "leaders": "std::uint32_t", "ok": "bool"},
+                   indices=("i", "j"),
+                   classes={"Range": {"lo": "int", "hi": "int", "name": "std::string"}, "Row": {"cex": "Opt", "global_finding": "Opt"}},
+                   members={"a": {"lo", "hi", "name"}, "r": {"cex", "global_finding"}, "b": {"lo"}})
+SEMANTIC = [
+    # cond: one operand of a && / || chain dropped, wherever the chain sits
+    ("cond", "  bool x = a && b;", None, ["  bool x = a;", "  bool x = b;"]),
+    ("cond", "  ok = ok || f(x);", None, ["  ok = f(x);", "  ok = ok;"]),
+    ("cond", "  auto p = [&](int q) { return q != e && q < n; };", None,
+     ["  auto p = [&](int q) { return q < n; };", "  auto p = [&](int q) { return q != e; };"]),
+    ("cond", "  x = a || b ? c : d;", None, ["  x = a ? c : d;", "  x = b ? c : d;"]),
+    ("cond", "  f(a && b, c);", None, ["  f(a, c);", "  f(b, c);"]),
+    ("cond", "  if (a && b || c) {", None, ["  if (a && b) {", "  if (c) {"]),  # || binds loosest
+    ("cond", "  if (n > 0 &&", None, ["  if ("]),                  # a chain that goes on below: its operand whole
+    ("cond", "      b < 4 || a) {", None, ["      a) {", "      b < 4) {"]),
+    ("cond", "  if (b != e && *b == '-') x = 1;", None, ["  if (*b == '-') x = 1;", "  if (b != e) x = 1;"]),
+    ("cond", "  T&& value() && { return std::move(v); }", None, []),  # a ref-qualifier, not a chain
+    ("cond", '  s = "a && b";', None, []),
+    ("cond", "  if (f(a)) {", None, []),
+    # swap: neighbouring arguments of a kind, in any call or braced initializer
+    ("swap", "  f(a.lo, a.hi);", None, ["  f(a.hi, a.lo);"]),
+    ("swap", "  g(x, 1, 2);", None, ["  g(x, 2, 1);"]),
+    ("swap", "  return Fact{p, d, q};", None, ["  return Fact{d, p, q};", "  return Fact{p, q, d};"]),
+    ("swap", '  e = Error{Errc::Bad, "$.x", "a number"};', None,
+     ['  e = Error{Errc::Bad, "a number", "$.x"};']),
+    ("swap", "  k = std::min(a, b);", None, []),                   # min and max commute
+    ("swap", "  f(a, 1);", None, []),                              # a name and a number: not a kind
+    ("swap", "  f(x, x);", None, []),
+    # loop: the first or the last iteration skipped
+    ("loop", "  for (int i = 0; i <= n; ++i) {", None, ["  for (int i = 0 + 1; i <= n; ++i) {", "  for (int i = 0; i <= n - 1; ++i) {"]),
+    ("loop", "  for (int i = n; i > 0; --i) {", None, ["  for (int i = n - 1; i > 0; --i) {", "  for (int i = n; i > 0 + 1; --i) {"]),
+    ("loop", "  for (std::uint32_t p = 0; p < n && !dead; ++p) {", None,   # the comparison moves, not `!dead - 1`
+     ["  for (std::uint32_t p = 0 + 1; p < n && !dead; ++p) {", "  for (std::uint32_t p = 0; p < n - 1 && !dead; ++p) {"]),
+    ("loop", "  for (const auto& x : xs) {", None,
+     ["  for (auto mutant_left_ = std::size(xs); const auto& x : xs) { if (--mutant_left_ == 0) continue;",
+      "  for (bool mutant_first_ = true; const auto& x : xs) { if (mutant_first_) { mutant_first_ = false; continue; }"]),
+    ("loop", "  for (int x : f(v)) s += x;  // sum", None,
+     ["  for (auto mutant_left_ = std::size(f(v)); int x : f(v)) { if (--mutant_left_ == 0) continue; s += x; }  // sum",
+      "  for (bool mutant_first_ = true; int x : f(v)) { if (mutant_first_) { mutant_first_ = false; continue; } s += x; }  // sum"]),
+    ("loop", "  while (i < n) {", None, ["  while (i < n - 1) {"]),
+    ("loop", "  while (i < end && differs(i)) ++i;", None, ["  while (i < end - 1 && differs(i)) ++i;"]),
+    ("loop", "  while (k >= 1) --k;", None, ["  while (k >= 1 + 1) --k;"]),
+    ("loop", "  while (a || b) {", None, []),
+    ("loop", "  for (auto x : xs)", None, []),                      # the body below, unbraced: not rewritten
+    # var: another name of the same declared type, the most alike
+    ("var", "  x = na + 1;", INTS, ["  x = nb + 1;"]),
+    ("var", "  n = chips * 2;", INTS, ["  n = chip * 2;"]),            # chip, not leaders: the most alike
+    ("var", "  y = a.lo;", INTS, ["  y = a.hi;"]),                     # a sibling field of its type, read on a
+    ("var", "  y = b.lo;", INTS, []),                                  # b.hi is never read: no sibling
+    ("var", "  if (r.cex) return;", INTS, ["  if (r.global_finding) return;"]),
+    ("var", "  int nc = na;", INTS, ["  int nc = nb;"]),               # the declared name stays
+    ("var", "  f(ok);", INTS, []),                                     # no other bool; f is called, not read
+    ("var", "  x = na + 1;", None, []),                               # nothing in scope, nothing made
+    ("var", "  for (int i = 0; i < na; ++i) s += nb;", INTS, []),      # a for line: a changed bound loops
+    # index: the wrong place of the same container
+    ("index", "  x = v[i];", INTS, ["  x = v[i + 1];", "  x = v[i - 1];", "  x = v[j];"]),
+    ("index", "  x = v[k];", None, ["  x = v[0];", "  x = v[k + 1];", "  x = v[k - 1];"]),
+    ("index", "  x = v[a & b];", None, ["  x = v[(a & b) + 1];", "  x = v[(a & b) - 1];", "  x = v[0];"]),
+    ("index", "  y = v.front() + w->back();", None, ["  y = v.back() + w->back();", "  y = v.front() + w->front();"]),
+    ("index", "  x = v[2];", None, []),                                # a literal subscript is cst's
+    ("index", "  auto f = [&](int k) { return k; };", None, []),      # a capture, not a subscript
+    ("index", "  [[nodiscard]] int g();", None, []),
+]
+
+
+@pytest.mark.parametrize("op, line, sees, want", SEMANTIC, ids=[f"{op}: {x.strip()}" for op, x, _, _ in SEMANTIC])
+def test_semantic_operators(op, line, sees, want):
+    """Each operator's mutants of a line, exactly: what it makes and (an empty list) what
+    it must leave alone."""
+    assert made(line, op, sees) == sorted(want)
+
+
+SCOPED = """struct Box {
+  int lo, hi;
+  std::string name;
+};
+int Box::width(int pad) const {
+  int w = hi - lo;
+  for (int i = 0; i < w; ++i) {
+    int inner = v[i];
+  }
+  return w + pad;
+}
+"""
+
+
+def test_scope_of_a_line():
+    """A line sees its function's parameters, the locals above it, its for header's
+    variable, an out-of-line member's class fields; not a local of a closed block."""
+    classes = {}
+    scopes = scope.file_scopes(SCOPED, syntax.code_mask(SCOPED), classes)
+    assert classes["Box"] == {"lo": "int", "hi": "int", "name": "std::string"}
+    inner, after = scopes[7], scopes[9]  # `int inner = v[i];`, `return w + pad;`
+    assert {k: inner.names[k] for k in ("i", "w", "pad", "lo")} == dict.fromkeys(("i", "w", "pad", "lo"), "int")
+    assert inner.indices == ("i",)
+    assert set(after.names) == {"lo", "hi", "name", "pad", "w"} and after.indices == ()
+
+
+def test_catalogue_reads_each_lines_scope(tmp_path):
+    """The catalogue hands each C++ line its scope: var finds a parameter's twin, and no
+    name of another function."""
+    (tmp_path / "core").mkdir()
+    (tmp_path / "core/x.cpp").write_text("int f(int na, int nb) {\n  return na * 2;\n}\nint g(int nc) {\n  return nc;\n}\n")
+    got = {(m["line"], m["new"].strip()) for m in catalogue.catalogue(tmp_path, ["core/x.cpp"]) if m["op"] == "var"}
+    assert got == {(2, "return nb * 2;")}
+
+
+@pytest.mark.parametrize("which, want", [("mutant_first_", "23"), ("mutant_left_", "12")])
+@pytest.mark.parametrize("body", ["{ s = s * 10 + x; }", "s = s * 10 + x;"], ids=["braced", "one line"])
+def test_range_for_skips_one_element(tmp_path, which, want, body):
+    """A range-for's mutants compile and skip its first, or its last, element."""
+    line = f"  for (int x : v) {body}"
+    new = next(n for n in made(line, "loop") if which in n)
+    cxx = shutil.which("g++-12") or shutil.which("g++") or shutil.which("clang++-14")
+    src = tmp_path / "r.cpp"
+    src.write_text("#include <cstdio>\n#include <vector>\nint main() {\n  std::vector<int> v{1, 2, 3};\n  int s = 0;\n"
+                   f"{new}\n  std::printf(\"%d\", s);\n}}\n")
+    subprocess.run([cxx, "-std=c++20", "-o", str(tmp_path / "r"), str(src)], check=True)
+    assert subprocess.run([str(tmp_path / "r")], capture_output=True, text=True).stdout == want
+
+
+def test_list_shows_the_new_operators_mutants(capsys):
+    """--ops takes var and index, and --list prints their mutants of the tree."""
+    rc, _ = run_main(["--ops", "var", "index", "--everything", "--files", "core/neffbar/model/*", "--list"])
+    ops = {line.split()[2] for line in capsys.readouterr().out.splitlines()}
+    assert rc == 0 and ops == {"var", "index"}
+
+
 # ------------------------------------------------------------- the tree's catalogue --
 @pytest.fixture(scope="module")
 def tree_catalogue():
@@ -296,10 +432,11 @@ class Planted:
         (root / "switch.h").write_text(switches.SWITCH_TEXT)
         ms = catalogue.catalogue(root, ["core/p.cpp"])
         by_line = {m["line"]: [x for x in ms if x["line"] == m["line"]] for m in ms}
-        # one mutant a line, and every mutant of the lines switched as sub-expressions (24-32):
-        # one line's mutants may parse differently
+        # one mutant a line, and every mutant of the lines switched as sub-expressions (24-32)
+        # and of h() (39-45, the semantic operators): one line's mutants may parse differently
         ms = ([min(g, key=catalogue.rank) for g in by_line.values()] +
-              [m for m in ms if 24 <= m["line"] <= 32 and m != min(by_line[m["line"]], key=catalogue.rank)])
+              [m for m in ms if (24 <= m["line"] <= 32 or 39 <= m["line"] <= 45)
+               and m != min(by_line[m["line"]], key=catalogue.rank)])
         self.forms = switches.switch_forms(PLANTED_PROGRAM, ms, 1)
         lines = PLANTED_PROGRAM.split("\n")
         for ln, (form, _, _) in self.forms.items():
@@ -336,7 +473,7 @@ def test_switched_program_with_no_switch_on_runs_as_the_original(planted, tmp_pa
     assert out == planted.plain
     reached = {int(x) for f in tmp_path.iterdir() for x in f.read_text().split()}
     run_lines = {ln for ln, (_, _, ids) in planted.forms.items() if set(ids.values()) & reached}
-    assert 3 in planted.forms and {24, 25, 29, 30, 31, 32} <= set(planted.forms), sorted(planted.forms)
+    assert 3 in planted.forms and {24, 25, 29, 30, 31, 32, 41, 43, 44} <= set(planted.forms), sorted(planted.forms)
     assert run_lines == set(planted.forms) - {3}
 
 
@@ -355,6 +492,8 @@ def test_each_switched_mutant_runs_as_built_alone(planted):
     with concurrent.futures.ThreadPoolExecutor(os.cpu_count() or 2) as pool:
         wrong = [x for x in pool.map(compare, items) if x]
     assert len(items) > 20 and not wrong, wrong
+    ops = {m["op"] for _, m, _ in items}
+    assert {"cond", "loop", "var", "index", "tern"} <= ops, sorted(ops)  # the semantic operators switched too
 
 
 # ------------------------------------------------------ a refused switched line --

@@ -56,7 +56,7 @@ def var_mutants(line, code_at, scope):
         if (name in KEYWORDS or before.endswith("::") or after.startswith(("(", "::", "<"))
                 or any(a <= at < b for a, b in alone)):
             continue
-        owner = re.search(r"(\w*)(?:\[[^\]]*\])?$", before[:-len(m.group("access"))]).group(1) if m.group("access") else None
+        owner = re.search(r"(\w*)(?:\[[^\]]*\])?$", code[:m.start()]).group(1) if m.group("access") else None
         for other in alike(name, siblings(scope, name, owner)):
             out.append(("var", at, name, other))
     return out

@@ -142,7 +142,7 @@ def plant_since_repo(root):
     line 2 changed, its line 4 deleted), then uncommitted edits: a line added to the
     script and one to the CLI, an untracked header, an ignored one and a file no glob
     covers.  Returns (base, change)."""
-    for rel, text in (("core/neffbar/a.cpp", "int f(int a) {\n  int x = a + 1;\n  int y = a - 1;\n  int z = 2;\n"
+    for rel, text in (("core/neffbar/a.cpp", "int f(int a, int b) {\n  int x = a + 1;\n  int y = a - 1;\n  int z = 2;\n"
                                               "  return x < y;\n}\n"),
                       ("core/cli/c.cpp", "int g() {\n  return 2;\n}\n"), ("docs/d.cpp", "int h = 1;\n"),
                       ("scripts/s.py", "def main():\n    x = 1\n    return 0\n"), (".gitignore", "core/neffbar/ign.h\n")):
@@ -152,12 +152,13 @@ def plant_since_repo(root):
     git(root, "add", "-A")
     git(root, "commit", "-qm", "base")
     base = git(root, "rev-parse", "HEAD")
-    (root / "core/neffbar/a.cpp").write_text("int f(int a) {\n  int x = a * 1;\n  int y = a - 1;\n  return x < y;\n}\n")
+    (root / "core/neffbar/a.cpp").write_text("int f(int a, int b) {\n  int x = a * 1 + v[b] && a > 0;\n  int y = a - 1;\n"
+                                             "  return x < y;\n}\n")
     git(root, "commit", "-qam", "change")
     change = git(root, "rev-parse", "HEAD")
     (root / "scripts/s.py").write_text("def main():\n    x = 1\n    return 0\n\n\nif x > 2:\n    y = 3\n")
     (root / "core/cli/c.cpp").write_text("int g() {\n  if (stop) return 1;\n  return 2;\n}\n")
-    (root / "core/neffbar/new.h").write_text("inline int k = 3;\nint m = k + 1;\n")  # untracked: all of it
+    (root / "core/neffbar/new.h").write_text("inline int k = 3;\nfor (int i = 0; i < n; ++i) m += g(k, i);\n")  # untracked: all
     (root / "core/neffbar/ign.h").write_text("int ignored = 1;\n")                     # ignored: none
     (root / "docs/d.cpp").write_text("int h = 2;\n")                                 # not covered: none
     return base, change

@@ -725,7 +725,7 @@ def test_since_mutates_them_with_every_operator(since_repo):
     assert sorted({(m["file"], m["line"]) for m in ms}) == [
         ("core/cli/c.cpp", 2), ("core/neffbar/a.cpp", 2), ("core/neffbar/new.h", 1), ("core/neffbar/new.h", 2),
         ("scripts/s.py", 6), ("scripts/s.py", 7)]
-    assert {"stop", "stopneg", "exitcode", "aor", "cst"} <= {m["op"] for m in ms}
+    assert {"stop", "stopneg", "exitcode", "aor", "cst", "cond", "swap", "loop", "var", "index"} <= {m["op"] for m in ms}
 
 
 def test_since_an_unknown_rev_is_refused(since_repo):

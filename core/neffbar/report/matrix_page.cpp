@@ -162,7 +162,7 @@ std::string cell_html(const MatrixRow& row, std::size_t k, nlohmann::ordered_jso
   const std::string v(verdict_name(row.verdict));
   const std::string scenario = scenario_title(row.topo, row.hyp);
   std::string tip = scenario + ": " + v + ", global property " + std::string(global_status_name(row.global));
-  if (row.broke_in_round) tip += ", broke in round " + std::to_string(row.broke_in_round);
+  if (const auto round = broken_round(row.broke_in_round)) tip += ", broke in round " + std::to_string(*round);
   if (!row.exact) tip += " (not exact)";
   std::string out = "<td class=\"v-" + v + "\" data-cell=\"" + std::to_string(k) + "\" data-verdict=\"" + v +
                     "\" title=\"" + html_escaped(tip) + "\">";

@@ -85,7 +85,7 @@ std::string matrix_markdown(const std::vector<MatrixRow>& rows) {
            std::string(name(r.topo.wiring)) + " | " + std::string(name(r.topo.lowering)) + " | " +
            std::string(name(r.hyp.roles)) + " | " + std::string(name(r.hyp.host_addrs)) + " | " +
            std::string(verdict_name(r.verdict)) + " | " + std::string(global_status_name(r.global)) + " | " +
-           (r.broke_in_round ? std::to_string(r.broke_in_round) : "") + " | " + work_text(r.stats) + " | " +
+           (broken_round(r.broke_in_round) ? std::to_string(*broken_round(r.broke_in_round)) : "") + " | " + work_text(r.stats) + " | " +
            (r.cex_steps ? std::to_string(r.cex_steps) : "") + " | " + std::string(engine_name(r.engine)) +
            (r.exact ? "" : " (not exact)") + " |\n";
     if (!r.counterexample.empty()) {
@@ -111,7 +111,7 @@ std::string matrix_json(const std::vector<MatrixRow>& rows) {
     j["exact"] = r.exact;
     j["global_property"] = global_status_name(r.global);
     j["global_property_holds"] = r.global_holds();
-    if (r.broke_in_round) j["broke_in_round"] = r.broke_in_round;
+    if (const auto round = broken_round(r.broke_in_round)) j["broke_in_round"] = *round;
     std::visit(Overloaded{[&](const SearchStats& s) { j["states"] = s.states; },
                           [&](const RunStats& w) { j["instructions"] = w.instructions; }},
                r.stats);

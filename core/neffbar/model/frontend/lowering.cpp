@@ -86,12 +86,16 @@ Result<std::vector<LeaderAddrs>> leader_addrs(const Composition& comp, const Hyp
     const std::vector<std::uint8_t>& ctx = comp.contexts[c].bytes;
     const Result<std::vector<std::uint64_t>> done = leader_done_inc_addrs(ctx, comp.mapping);
     if (!done) return done.error();
+    if (done->size() < comp.topo.leaders) {  // the context names fewer leader SPs than the topology has
+      return Error{Errc::ShortContext, "chip " + std::to_string(c) + " driver context leader count @0x90",
+                   "at least " + std::to_string(comp.topo.leaders) + " (the topology's leaders)", std::to_string(done->size())};
+    }
     const Result<bool> host_cc = is_host_cc(ctx);
     if (!host_cc) return host_cc.error();
     for (std::uint32_t l = 0; l < comp.topo.leaders; ++l) {
       const Result<std::uint64_t> sp = sp_sema_base(ctx, l);
       if (!sp) return sp.error();
-      LeaderAddrs a{*sp, 0, 0, done->at(l), *sp + offset(static_cast<std::uint32_t>(SemaId::BarrierId0), Window::Read), !*host_cc};
+      LeaderAddrs a{*sp, 0, 0, (*done)[l], *sp + offset(static_cast<std::uint32_t>(SemaId::BarrierId0), Window::Read), !*host_cc};
       if (h.host_addrs == HostAddrs::Config) {  // C1: the host view of the same bytes
         const HostBarrierConfig hv = decode_host(comp.configs[c * comp.topo.leaders + l]);
         a.start = hv.barrier_start;

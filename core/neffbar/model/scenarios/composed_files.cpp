@@ -8,7 +8,9 @@
 
 #include <nlohmann/json.hpp>
 
+#include "neffbar/driver_context.h"
 #include "neffbar/json_log.h"
+#include "neffbar/strict_json.h"
 #include "neffbar/model/frontend/composer.h"
 #include "neffbar/model/scenarios/options_json.h"
 
@@ -16,6 +18,14 @@ namespace neffbar::model {
 namespace {
 
 std::string two_digits(std::uint32_t n) { return (n < 10 ? "0" : "") + std::to_string(n); }
+
+// A value as an error line shows it: its JSON, cut to 64 bytes (a 1 MiB string would be
+// a 1 MiB error line).
+std::string shown(const nlohmann::json& v) {
+  std::string s = v.dump();
+  if (s.size() > 64) s = s.substr(0, 61) + "...";
+  return s;
+}
 
 // Reads the keys of one JSON object; the first error is kept (naming its key, e.g.
 // $.files[3].leader) and every read after it gives a default.
@@ -66,7 +76,7 @@ class KeyReader {
   }
   template <class T>
   T fail(Errc code, const char* key, const std::string& expected, T fallback) {
-    error_ = Error{code, at_ + "." + key, expected, o_[key].dump()};
+    error_ = Error{code, at_ + "." + key, expected, shown(o_[key])};
     return fallback;
   }
   const nlohmann::json& o_;
@@ -124,6 +134,13 @@ Result<Composition> composition_of(const Manifest& m, std::span<const std::strin
     if (e.role == FileRole::DriverContext) {
       const auto* data = reinterpret_cast<const std::uint8_t*>(bytes[i].data());
       c.contexts[e.chip].bytes.assign(data, data + bytes[i].size());
+      // The lowering reads a done address for each of the manifest's leaders from it.
+      const Result<std::vector<std::uint64_t>> done = leader_done_inc_addrs(c.contexts[e.chip].bytes);
+      if (!done) return Error{done.error().code, e.file + ": " + done.error().where, done.error().expected, done.error().got};
+      if (done->size() < L) {
+        return Error{Errc::ShortContext, e.file + ": leader count @0x90", "at least " + std::to_string(L) + " (the manifest's leaders)",
+                     std::to_string(done->size())};
+      }
       has_context[e.chip] = true;
       continue;
     }
@@ -166,11 +183,12 @@ std::string manifest_json(const Manifest& m) {
 }
 
 Result<Manifest> read_manifest(std::string_view text) {
-  const nlohmann::json j = nlohmann::json::parse(text, nullptr, /*allow_exceptions=*/false);
-  if (j.is_discarded()) return Error{Errc::BadJson, "manifest", "JSON", "text that is not JSON"};
+  const Result<nlohmann::json> parsed = parse_strict_json(text);
+  if (!parsed) return parsed.error();
+  const nlohmann::json& j = *parsed;
   if (!j.is_object()) return Error{Errc::WrongType, "$", "an object", j.type_name()};
   if (!j.contains("format") || j["format"] != kManifestFormat) {
-    return Error{Errc::OutOfRange, "$.format", std::string(kManifestFormat), j.contains("format") ? j["format"].dump() : "nothing"};
+    return Error{Errc::OutOfRange, "$.format", std::string(kManifestFormat), j.contains("format") ? shown(j["format"]) : "nothing"};
   }
   if (!j.contains("options") || !j["options"].is_object()) return Error{Errc::MissingKey, "$.options", "an object", "nothing"};
   Manifest m;
@@ -213,7 +231,7 @@ Result<Manifest> read_manifest(std::string_view text) {
     for (std::size_t k = 0; k < f["guarantee"].size(); ++k) {
       const nlohmann::json& g = f["guarantee"][k];
       if (!g.is_number_unsigned() || g.get<std::uint64_t>() >= N) {
-        return Error{Errc::OutOfRange, at + ".guarantee[" + std::to_string(k) + "]", "a leader 0.." + std::to_string(N - 1), g.dump()};
+        return Error{Errc::OutOfRange, at + ".guarantee[" + std::to_string(k) + "]", "a leader 0.." + std::to_string(N - 1), shown(g)};
       }
       e.guarantee.push_back(g.get<std::uint32_t>());
     }

@@ -162,7 +162,9 @@ struct CheckResult {
   bool exhaustive = true;                        // the verdict covers every interleaving (random schedules: never)
   Engine engine = Engine::Explicit;
   EngineStats stats;                 // SearchStats from the explicit search, RunStats from the others
-  std::uint32_t broke_in_round = 0;  // failing verdict: the smallest round count that already fails (0: not computed)
+  // Failing verdict: the smallest round count that already fails (0: not computed).
+  // Users read the round's index instead (broken_round()).
+  std::uint32_t broke_in_round = 0;
   Note note;
   // Why the persistent engine cannot decide this system (the system does not qualify);
   // empty when it qualifies.  Set by decide() whichever engine ran.
@@ -172,6 +174,15 @@ struct CheckResult {
   [[nodiscard]] const SearchStats& search() const { return std::get<SearchStats>(stats); }
   [[nodiscard]] const RunStats& work() const { return std::get<RunStats>(stats); }
 };
+
+// The round a failure broke in as every output shows it: 0-based, as a counterexample's
+// steps (`[round 0]`) and its sentence ("departed round 0") number rounds.  `count` is
+// CheckResult::broke_in_round (the smallest round count that fails; 0 when not
+// computed, then nullopt).
+constexpr std::optional<std::uint32_t> broken_round(std::uint32_t count) {
+  return count == 0 ? std::nullopt : std::optional<std::uint32_t>(count - 1);
+}
+
 
 // The note in one line, its parts joined by "; " (empty: nothing to say).
 std::string note_text(const CheckResult& r);

@@ -5,6 +5,7 @@
 #include <new>
 #include <string>
 #include <string_view>
+#include <utility>
 
 #include <CLI/CLI.hpp>
 
@@ -53,18 +54,21 @@ bool known_command(const CLI::App& app, std::string_view command) {
   return known;
 }
 
-// The command's captured result to -o (whole or not at all) or stdout: rc, or Invalid
-// when it cannot be written.
-int deliver(const std::string& result, const Run& r, int rc) {
-  if (!r.to_stdout() && !r.output_written) {
-    if (const auto failed = write_file_atomically(r.output, result)) {
-      error_line(r.output, *failed);
-      return code(Exit::Invalid);
-    }
-    return rc;
+// The command's captured result to -o (or stdout) and its other outputs (compose's
+// directory, --html pages), all or none: rc, or Invalid when any cannot be written.
+int deliver(std::string result, Run& r, int rc) {
+  Outputs out;
+  if (r.directory) {
+    out.directory(r.output, std::move(*r.directory));
+    out.to_stdout(std::move(result));
+  } else if (r.to_stdout()) {
+    out.to_stdout(std::move(result));
+  } else {
+    out.file(r.output, std::move(result));
   }
-  if (const auto failed = write_stdout(result)) {
-    error_line("stdout", *failed);
+  for (auto& [path, data] : r.files) out.file(path, std::move(data));
+  if (const std::optional<OutputError> failed = out.commit()) {
+    error_line(failed->name, failed->reason);
     return code(Exit::Invalid);
   }
   return rc;
@@ -110,7 +114,7 @@ int run(int argc, char** argv, model::SecondsClock clock) {
     result = captured.text();
   }
   if (rc == code(Exit::Invalid) || rc == code(Exit::Usage)) return rc;  // nothing written on error
-  return deliver(result, r, rc);
+  return deliver(std::move(result), r, rc);
 }
 
 }  // namespace neffbar::cli

@@ -2,25 +2,20 @@
 
 #include <unistd.h>
 
-#include <algorithm>
 #include <charconv>
-#include <filesystem>
 #include <iostream>
 #include <memory>
 #include <optional>
 #include <string>
 #include <vector>
 
-#include <nlohmann/json.hpp>
-
+#include "diff_cmd.h"
 #include "exit.h"
 #include "input.h"
 #include "neffbar/arch.h"
-#include "neffbar/config_diff.h"
 #include "neffbar/hex.h"
 #include "neffbar/json_log.h"
 #include "neffbar/lint.h"
-#include "neffbar/model/scenarios/composed_files.h"
 #include "neffbar/search.h"
 
 namespace neffbar::cli {
@@ -158,126 +153,6 @@ void add_lint(CLI::App& app, Run& run) {
     const auto warnings = lint(*bytes);
     for (const LintWarning& w : warnings) std::cout << w.line() << '\n';
     run.exit_code = code(warnings.empty() ? Exit::Ok : Exit::LintFound);
-  });
-}
-
-// diff: two images, or the images of two directories paired by name.
-struct DiffPair {
-  std::string a, b;
-  std::vector<FieldDiff> differences;
-};
-
-// The images a diff argument names: a directory's regular files by name, or, where the
-// directory holds compose's manifest.json (or the argument is such a manifest), the
-// manifest's leader images.  nullopt when `path` is one image.
-struct ImageSet {
-  std::filesystem::path dir;
-  std::vector<std::string> names;
-};
-
-Result<std::optional<ImageSet>> image_set(const std::string& path) {
-  namespace fs = std::filesystem;
-  std::error_code ec;
-  const Result<std::optional<ManifestAt>> m = find_manifest(path);
-  if (!m) return m.error();
-  if (*m) {
-    ImageSet s{(*m)->dir, {}};
-    for (const model::ManifestEntry& e : (*m)->manifest.entries) {
-      if (e.role == model::FileRole::Leader) s.names.push_back(e.file);
-    }
-    std::sort(s.names.begin(), s.names.end());
-    return std::optional<ImageSet>(std::move(s));
-  }
-  if (!fs::is_directory(path, ec)) return std::optional<ImageSet>();
-  ImageSet s{path, {}};
-  for (const auto& e : fs::directory_iterator(path, ec)) {
-    if (e.is_regular_file(ec) && !e.path().filename().string().starts_with(".")) s.names.push_back(e.path().filename().string());
-  }
-  std::sort(s.names.begin(), s.names.end());
-  return std::optional<ImageSet>(std::move(s));
-}
-
-nlohmann::json diff_json(const std::vector<DiffPair>& pairs, const std::vector<std::string>& only_a,
-                         const std::vector<std::string>& only_b) {
-  nlohmann::json j;
-  bool equal = only_a.empty() && only_b.empty();
-  j["pairs"] = nlohmann::json::array();
-  for (const DiffPair& p : pairs) {
-    nlohmann::json d = nlohmann::json::array();
-    for (const FieldDiff& f : p.differences) {
-      const Field& field = *f.leaf->field;
-      d.push_back({{"offset", f.leaf->offset},
-                   {"field", leaf_path(*f.leaf)},
-                   {"step", f.leaf->step == 0xFF ? nlohmann::json(nullptr) : nlohmann::json(f.leaf->step)},
-                   {"index", f.leaf->index},
-                   {"a", f.a},
-                   {"b", f.b},
-                   {"a_text", field_text(field, f.a)},
-                   {"b_text", field_text(field, f.b)},
-                   {"tag", tag_name(field.tag)},
-                   {"reserved", f.reserved()}});
-    }
-    equal = equal && p.differences.empty();
-    j["pairs"].push_back({{"a", p.a}, {"b", p.b}, {"differences", std::move(d)}});
-  }
-  j["only_in_a"] = only_a;
-  j["only_in_b"] = only_b;
-  j["equal"] = equal;
-  return j;
-}
-
-void add_diff(CLI::App& app, Run& run) {
-  auto* cmd = app.add_subcommand(
-      "diff", "Compare two config images field by field (or two directories or compose manifests of them, paired by file "
-              "name; a compose directory's leader images only); exit 5 when they differ");
-  auto opts = std::make_shared<std::tuple<std::string, std::string, bool>>();
-  cmd->add_option("A", std::get<0>(*opts), "Config image (0x128 bytes), a directory of them or compose's manifest.json, - for stdin")->required();
-  cmd->add_option("B", std::get<1>(*opts), "Config image, directory or manifest to compare with A")->required();
-  cmd->add_flag("--json", std::get<2>(*opts), "One JSON object: pairs (a, b, differences), only_in_a, only_in_b, equal");
-  cmd->callback([opts, &run] {
-    const auto& [a, b, json] = *opts;
-    const auto set_a = image_set(a);
-    if (!set_a) return void(run.exit_code = fail_input(set_a.error(), a));
-    const auto set_b = image_set(b);
-    if (!set_b) return void(run.exit_code = fail_input(set_b.error(), b));
-    const std::optional<ImageSet>&dir_a = *set_a, &dir_b = *set_b;
-    if (dir_a.has_value() != dir_b.has_value()) {
-      const std::string& dir = dir_a ? a : b;
-      return void(run.exit_code = fail_input(Error{Errc::InvalidArgument, dir, "an image beside an image, or a directory (or manifest) beside another",
-                                                   "a set of images beside one image"}, dir));
-    }
-    std::vector<std::pair<std::string, std::string>> paths;
-    std::vector<std::string> only_a, only_b;
-    if (dir_a) {
-      const std::vector<std::string>&na = dir_a->names, &nb = dir_b->names;
-      std::set_difference(na.begin(), na.end(), nb.begin(), nb.end(), std::back_inserter(only_a));
-      std::set_difference(nb.begin(), nb.end(), na.begin(), na.end(), std::back_inserter(only_b));
-      std::vector<std::string> both;
-      std::set_intersection(na.begin(), na.end(), nb.begin(), nb.end(), std::back_inserter(both));
-      for (const std::string& n : both) paths.emplace_back((dir_a->dir / n).string(), (dir_b->dir / n).string());
-    } else {
-      paths.emplace_back(a, b);
-    }
-    std::vector<DiffPair> pairs;
-    for (const auto& [pa, pb] : paths) {
-      const Result<ConfigBytes> x = read_config(pa);
-      if (!x) return void(run.exit_code = fail_input(x.error(), pa));
-      const Result<ConfigBytes> y = read_config(pb);
-      if (!y) return void(run.exit_code = fail_input(y.error(), pb));
-      pairs.push_back(DiffPair{pa, pb, diff_configs(*x, *y)});
-    }
-    const nlohmann::json j = diff_json(pairs, only_a, only_b);
-    if (json) {
-      std::cout << j.dump(2) << '\n';
-    } else {
-      for (const std::string& n : only_a) std::cout << "only in " << a << ": " << n << '\n';
-      for (const std::string& n : only_b) std::cout << "only in " << b << ": " << n << '\n';
-      for (const DiffPair& p : pairs) {
-        const std::string prefix = dir_a ? std::filesystem::path(p.a).filename().string() + ": " : "";
-        for (const FieldDiff& f : p.differences) std::cout << prefix << f.line() << '\n';
-      }
-    }
-    run.exit_code = code(j["equal"].get<bool>() ? Exit::Ok : Exit::Differ);
   });
 }
 

@@ -3,10 +3,14 @@
 #pragma once
 
 #include <initializer_list>
+#include <optional>
+#include <utility>
+#include <vector>
 #include <string>
 #include <string_view>
 
 #include "neffbar/model/engines/common/budget.h"
+#include "neffbar/model/scenarios/composed_files.h"
 
 namespace CLI {
 class App;
@@ -17,7 +21,10 @@ namespace neffbar::cli {
 struct Run {
   int exit_code = 0;
   std::string output;
-  bool output_written = false;  // the command wrote --output itself (compose: a directory); stdout gets its text
+  // compose: the files of the directory `output` names (stdout then gets the text).
+  std::optional<std::vector<model::NamedFile>> directory;
+  // Files beside the result (--html pages): written with it, all or none (output.h).
+  std::vector<std::pair<std::string, std::string>> files;
   model::SecondsClock clock;  // since the command started: what --max-seconds bounds
   [[nodiscard]] bool to_stdout() const { return output.empty() || output == "-"; }
 };

@@ -149,7 +149,7 @@ Result<std::optional<ManifestAt>> find_manifest(const std::string& path) {
     if (manifest.string() == path) return m.error();
     return Error{m.error().code, std::string(model::kManifestName) + ": " + m.error().where, m.error().expected, m.error().got};
   }
-  return std::optional<ManifestAt>(ManifestAt{manifest.parent_path(), std::move(*m)});
+  return std::optional<ManifestAt>(ManifestAt{manifest.parent_path(), manifest, std::move(*m)});
 }
 
 Result<std::vector<std::string>> read_manifest_files(const ManifestAt& m) {

@@ -38,6 +38,7 @@ Result<std::string> read_json_text(const std::string& path);
 // compose's manifest (composed_files.h) and the directory its files are in.
 struct ManifestAt {
   std::filesystem::path dir;
+  std::filesystem::path file;  // the manifest itself
   model::Manifest manifest;
 };
 

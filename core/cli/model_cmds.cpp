@@ -3,7 +3,6 @@
 #include <unistd.h>
 
 #include <algorithm>
-#include <filesystem>
 #include <functional>
 #include <iostream>
 #include <limits>
@@ -337,7 +336,7 @@ void print_result(const ScenarioResult& sr, bool json, const std::string& title,
     j["phases"] = {{"compose_lower", sr.phases.compose_lower}, {"decide", sr.phases.decide}, {"rechecks", sr.phases.rechecks}};
     j["global_property"] = global_status_name(r.global);
     j["global_property_holds"] = r.global == GlobalStatus::Holds;
-    if (r.broke_in_round) j["broke_in_round"] = r.broke_in_round;
+    if (const auto round = broken_round(r.broke_in_round)) j["broke_in_round"] = *round;
     if (const std::string note = note_text(r); !note.empty()) j["note"] = note;
     if (r.note.cut) j["cut_by"] = enum_name(r.note.cut->by);
     if (r.cex) {
@@ -360,7 +359,7 @@ void print_result(const ScenarioResult& sr, bool json, const std::string& title,
   std::cout << stats_line(r) << '\n';
   if (const std::string note = note_text(r); !note.empty()) std::cout << "note:     " << note << '\n';
   std::cout << "global barrier property: " << global_text(r) << '\n';
-  if (r.broke_in_round) std::cout << "broke in round: " << r.broke_in_round << '\n';
+  if (const auto round = broken_round(r.broke_in_round)) std::cout << "broke in round: " << *round << '\n';
   const auto heading = [](const Counterexample& c) {
     return std::string(c.shortest ? "" : " (a valid run, not necessarily a shortest one)");
   };
@@ -383,19 +382,9 @@ void print_result(const ScenarioResult& sr, bool json, const std::string& title,
 }
 
 
-// Writes a page; false (the error line written) when the file cannot be written.
-bool write_page(const std::string& path, const std::string& page) {
-  if (const auto failed = write_file_atomically(path, page)) {
-    error_line(path, *failed);
-    return false;
-  }
-  return true;
-}
-
 // --html FILE: the counterexample shown (or else the global finding) as a sequence
-// chart; with neither, a page that says so.  false (the error line written) when the
-// file cannot be written.
-bool write_chart(const std::string& path, const ScenarioResult& sr, const std::string& title) {
+// chart; with neither, a page that says so.
+std::string chart_page(const ScenarioResult& sr, const std::string& title) {
   const CheckResult& r = sr.result;
   const Counterexample* c = r.cex ? &*r.cex : r.global_finding ? &*r.global_finding : nullptr;
   const bool finding = c != nullptr && !r.cex;  // shown, not failed (--guarantee declared)
@@ -403,7 +392,7 @@ bool write_chart(const std::string& path, const ScenarioResult& sr, const std::s
       !c        ? verdict_text(r) + ": no counterexample to show"
       : finding ? "finding (not a failure under --guarantee declared), " + std::string(verdict_name(c->kind)) + ": " + c->what
                 : std::string(verdict_name(c->kind)) + ": " + c->what;
-  return write_page(path, sequence_chart_html(sr.system, c ? *c : Counterexample{}, title, sentence, c && !finding));
+  return sequence_chart_html(sr.system, c ? *c : Counterexample{}, title, sentence, c && !finding);
 }
 
 // --html names a file, and not -o's: stdout (or -o) carries the verdict.
@@ -411,8 +400,7 @@ Status check_html_option(const CLI::App* cmd, const std::string& html, const Run
   if (cmd->count("--html") == 0) return {};
   if (html == "-") return Error{Errc::InvalidArgument, "--html", "a file (stdout carries the verdict)", "'-'"};
   if (html.empty()) return Error{Errc::InvalidArgument, "--html", "a file", "an empty path"};
-  std::error_code ec;
-  if (!run.to_stdout() && (html == run.output || std::filesystem::equivalent(html, run.output, ec))) {
+  if (!run.to_stdout() && same_output(html, run.output)) {
     return Error{Errc::InvalidArgument, "--html", "another file than -o's (the verdict's text)", "'" + html + "'"};
   }
   return {};
@@ -436,7 +424,7 @@ void add_check(CLI::App& app, Run& run) {
     const Result<ScenarioResult> r = run_scenario(sc);
     if (!r) return void(run.exit_code = fail_usage(as_option(r.error())));
     print_result(*r, a->json, scenario_title(sc.topo, sc.hyp), sc.run.check.guarantee);
-    if (!a->html.empty() && !write_chart(a->html, *r, scenario_title(sc.topo, sc.hyp))) return void(run.exit_code = code(Exit::Invalid));
+    if (!a->html.empty()) run.files.emplace_back(a->html, chart_page(*r, scenario_title(sc.topo, sc.hyp)));
     run.exit_code = code(not_ok(r->result) ? Exit::Failing : Exit::Ok);
   });
 }
@@ -507,7 +495,7 @@ void add_check_configs(CLI::App& app, Run& run) {
     const Result<ScenarioResult> r = run_scenario(sc);
     if (!r) return void(run.exit_code = fail_input(r.error(), "check-configs"));
     print_result(*r, b->json, title, sc.run.check.guarantee, gates);
-    if (!b->html.empty() && !write_chart(b->html, *r, title)) return void(run.exit_code = code(Exit::Invalid));
+    if (!b->html.empty()) run.files.emplace_back(b->html, chart_page(*r, title));
     run.exit_code = code(not_ok(r->result) ? Exit::Failing : Exit::Ok);
   });
 }
@@ -543,7 +531,8 @@ void add_compose(CLI::App& app, Run& run) {
   cm->add_flag("--logs", *logs, "Also write each image's JSON log beside it (chipCC_leaderL.json)");
   cm->add_option("-o,--output", run.output,
                  "The directory to write, whole or not at all (a temporary directory beside it, then one rename); "
-                 "an existing one is replaced only when empty or an earlier compose's (it holds manifest.json)")
+                 "an existing one is replaced only when empty or provably an earlier compose's (its manifest.json reads as "
+                 "compose's and it holds nothing else but the files it names); any other folder is refused and left as it was")
       ->required()
       ->type_name("DIR");
   cm->callback([ca, logs, &run] {
@@ -552,13 +541,9 @@ void add_compose(CLI::App& app, Run& run) {
     if (run.to_stdout()) {
       return void(run.exit_code = fail_usage(Error{Errc::InvalidArgument, "--output", "a directory (compose writes files)", "'-'"}));
     }
-    const Result<std::vector<NamedFile>> files = composed_files(*s, *logs);
+    Result<std::vector<NamedFile>> files = composed_files(*s, *logs);
     if (!files) return void(run.exit_code = fail_usage(as_option(files.error())));
-    if (const auto failed = write_directory_atomically(run.output, *files)) {
-      error_line(run.output, *failed);
-      return void(run.exit_code = code(Exit::Invalid));
-    }
-    run.output_written = true;
+    run.directory = std::move(*files);  // written with the text below, all or none (app.cpp)
     const std::uint32_t n = s->topo.chips * s->topo.leaders;
     std::cout << "wrote " << run.output << ": " << n << " leader image" << (n == 1 ? "" : "s")
               << (*logs ? " with their logs, " : ", ") << s->topo.chips << " driver context"
@@ -611,7 +596,7 @@ void add_hypotheses(CLI::App& app, Run& run) {
     }
     const std::string title = std::string(hj->full ? "neffbar full-scale table" : "neffbar hypothesis matrix") + ": " +
                               std::to_string(rows.size()) + " scenarios";
-    if (!hj->html.empty() && !write_page(hj->html, report::matrix_html(rows, title))) return void(run.exit_code = code(Exit::Invalid));
+    if (!hj->html.empty()) run.files.emplace_back(hj->html, report::matrix_html(rows, title));
     run.exit_code = code(Exit::Ok);
   });
 }

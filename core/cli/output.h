@@ -1,7 +1,8 @@
-// Where a command's result goes, with nothing lost silently: what a command writes to
-// std::cout is held until it has ended, then written to stdout with every write and the
-// final flush checked, or to `--output FILE` whole or not at all (a temporary in the
-// same folder, fsync, rename).  A command that failed (exit 1 or 2) writes nothing.
+// Where a command's results go, with nothing lost silently and nothing written outside
+// the named outputs.  What a command writes to std::cout is held until it has ended;
+// then every output it has (stdout or `-o FILE`, `--html FILE`, compose's directory) is
+// written as one transaction (Outputs): all of them, or none.  A command that failed
+// (exit 1 or 2) writes nothing.
 #pragma once
 
 #include <iostream>
@@ -11,9 +12,9 @@
 #include <streambuf>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "neffbar/model/scenarios/composed_files.h"
-
 
 namespace neffbar::cli {
 
@@ -36,19 +37,52 @@ class CapturedStdout {
 // not reach its destination.
 [[nodiscard]] std::optional<std::string> write_stdout(std::string_view data);
 
-// Writes `data` to `path` whole or not at all: a temporary beside it, fsync, rename
-// over it.  An existing file keeps its permissions; a new one gets 0666 less the umask.
-// A device or FIFO (e.g. /dev/stderr) is written to directly, every write checked.
-// Returns the reason when the file could not be written (it is then left as it was).
-[[nodiscard]] std::optional<std::string> write_file_atomically(const std::string& path, std::string_view data);
+// Whether two output paths name one file: the same path once `.`, `..` and symlinks are
+// resolved (as far as the path exists: `./a` and `a` are one file before either exists),
+// or, when both exist, the same inode.
+[[nodiscard]] bool same_output(const std::string& a, const std::string& b);
 
-// Writes `files` as the directory `dir`, whole or not at all: a temporary directory
-// beside it, every file fsynced, then swapped in by one rename (renameat2
-// RENAME_EXCHANGE over an existing one, whose old contents are then removed).  An
-// existing `dir` is replaced only when empty or holding a manifest.json (an earlier
-// compose); anything else is refused, so no user folder is lost.  Returns the reason
-// when `dir` could not be written (it is then left as it was).
-[[nodiscard]] std::optional<std::string> write_directory_atomically(const std::string& dir,
-                                                                    std::span<const model::NamedFile> files);
+// An output that could not be written: its name (a path, or "stdout") and the reason.
+struct OutputError {
+  std::string name;
+  std::string reason;
+};
+
+// A command's outputs, written all or none by commit():
+//  - a file is written whole: a temporary beside the file it resolves to (through any
+//    symlinks, which stay links), fsynced, then renamed over it; an existing file keeps
+//    its permissions, a new one gets 0666 less the umask.  A file that cannot be
+//    replaced, a device, a FIFO, a socket, or any path through /proc or /dev/fd
+//    (/dev/stdout is /proc/self/fd/1) is written in place, as coreutils does, never
+//    renamed over (a regular file reached that way is appended to, as `>>` would);
+//  - a directory (compose) is filled as a temporary directory beside it, every file
+//    fsynced, then swapped in by one rename (renameat2 RENAME_EXCHANGE over an existing
+//    one, whose old contents are then removed).  An existing directory is replaced only
+//    when empty or provably compose's own output: a manifest.json that reads as
+//    compose's (its format tag, the strict reader) and no entry but the files it names.
+//    Any other folder is refused and left as it was;
+//  - stdout.
+// Every temporary is made first; the in-place writes and stdout come next; the renames
+// last.  A failure before the renames removes every temporary, so nothing is replaced;
+// SIGINT, SIGTERM, SIGHUP and SIGPIPE meanwhile remove them too (signal_cleanup.h).
+class Outputs {
+ public:
+  void file(std::string path, std::string data);
+  void directory(std::string path, std::vector<model::NamedFile> files);
+  void to_stdout(std::string data);
+  [[nodiscard]] std::optional<OutputError> commit();
+
+ private:
+  struct File {
+    std::string path, data;
+  };
+  struct Directory {
+    std::string path;
+    std::vector<model::NamedFile> files;
+  };
+  std::vector<File> files_;
+  std::vector<Directory> dirs_;
+  std::optional<std::string> stdout_;
+};
 
 }  // namespace neffbar::cli

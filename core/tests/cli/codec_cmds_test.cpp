@@ -165,7 +165,7 @@ TEST_F(CodecCmds, DiffNamesEachDifferingFieldAndExits5) {
   // What cannot be compared: exit 1, one line naming it; no arguments: usage.
   const Outcome mixed = run("diff '" + (dir_ / "x").string() + "' '" + a.string() + "'");
   EXPECT_EQ(mixed.exit_code, 1);
-  EXPECT_NE(mixed.err.find("a set of images beside one image"), std::string::npos) << mixed.err;
+  EXPECT_NE(mixed.err.find("a set of files beside one file"), std::string::npos) << mixed.err;
   const Outcome short_file = run("diff '" + a.string() + "' '" + file("s.bin", "abc").string() + "'");
   EXPECT_EQ(short_file.exit_code, 1);
   EXPECT_NE(short_file.err.find("s.bin"), std::string::npos) << short_file.err;
@@ -191,9 +191,10 @@ TEST_F(CodecCmds, DiffOfDirectories) {
   const Outcome j = run("diff --json '" + x + "' '" + y + "'");
   EXPECT_EQ(j.exit_code, 5);
   EXPECT_EQ(j.out, "{\n  \"equal\": false,\n  \"only_in_a\": [\n    \"b.bin\"\n  ],\n  \"only_in_b\": [],\n  \"pairs\": [\n    {\n      \"a\": \"" +
-                       x + "/a.bin\",\n      \"b\": \"" + y + "/a.bin\",\n      \"differences\": []\n    }\n  ]\n}\n");
+                       x + "/a.bin\",\n      \"a_size\": 296,\n      \"b\": \"" + y + "/a.bin\",\n      \"b_size\": 296,\n      \"differences\": [],\n"
+                       "      \"kind\": \"config\"\n    }\n  ]\n}\n");
   const std::string image = (dir_ / "x" / "a.bin").string();
-  const std::string why = ": invalid argument: " + x + ": expected an image beside an image, or a directory (or manifest) beside another, got a set of images beside one image\n";
+  const std::string why = ": invalid argument: " + x + ": expected a file beside a file, or a directory (or manifest) beside another, got a set of files beside one file\n";
   EXPECT_EQ(run("diff '" + x + "' '" + image + "'").err, "neffbar: " + x + why);
   EXPECT_EQ(run("diff '" + image + "' '" + x + "'").err, "neffbar: " + x + why);
 }

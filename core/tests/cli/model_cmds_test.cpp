@@ -319,7 +319,10 @@ TEST_F(ModelCmds, CheckConfigsAndHypotheses) {
   EXPECT_EQ(r.exit_code, 4) << r.out;  // no lanes: nobody waits for anybody
   EXPECT_NE(r.out.find("UNSAFE: cfg"), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("(in its guarantee) arrived"), std::string::npos) << r.out;
-  EXPECT_NE(r.out.find("broke in round: 1"), std::string::npos) << r.out;  // through the scenario runner
+  // Through the scenario runner, numbered as the steps are: round 0.
+  EXPECT_NE(r.out.find("broke in round: 0\n"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("[round 0]"), std::string::npos) << r.out;
+  EXPECT_EQ(r.out.find("[round 1]"), std::string::npos) << r.out;
   // Two configs that wait on one semaphore: not persistent; auto says why and searches.
   std::string shared(0x128, '\0');
   const auto put = [&](std::size_t at, std::uint64_t v, int n) {
@@ -443,10 +446,18 @@ TEST_F(ModelCmds, ComposeWritesWhatCheckConfigsAndDiffRead) {
   // An option given on the command line replaces the manifest's.
   const Outcome one = run("check-configs '" + out.string() + "' --rounds 1 --json");
   EXPECT_EQ(essentials(one.out), essentials(run("check --chips 4 --leaders 2 --host-cc --lowering hierarchical --json").out));
-  // diff reads the manifests' images: equal, then the field a changed image differs in.
+  // diff reads every file compose wrote: equal, then the field a changed image differs
+  // in; without the logs, each log is only in the first and the manifests differ.
   const fs::path other = dir_ / "other";
-  ASSERT_EQ(run("compose " + topo + " -o '" + other.string() + "'").exit_code, 0);
+  ASSERT_EQ(run("compose " + topo + " --logs -o '" + other.string() + "'").exit_code, 0);
   EXPECT_EQ(run("diff '" + out.string() + "' '" + other.string() + "'").exit_code, 0);
+  const fs::path bare = dir_ / "bare";
+  ASSERT_EQ(run("compose " + topo + " -o '" + bare.string() + "'").exit_code, 0);
+  const Outcome logs = run("diff '" + out.string() + "' '" + bare.string() + "'");
+  EXPECT_EQ(logs.exit_code, 5);
+  EXPECT_EQ(std::count(logs.out.begin(), logs.out.end(), '\n'), 9) << logs.out;
+  EXPECT_NE(logs.out.find("only in " + out.string() + ": chip03_leader1.json\n"), std::string::npos) << logs.out;
+  EXPECT_NE(logs.out.find("manifest.json: differs from byte "), std::string::npos) << logs.out;
   std::string img = slurp(other / "chip02_leader1.bin");
   img[0x40] = 0;
   std::ofstream(other / "chip02_leader1.bin", std::ios::binary | std::ios::trunc) << img;

@@ -83,7 +83,7 @@ class HostileCases : public Cli {
     const char* other = std::getenv("NEFFBAR_HOSTILE_BIN");
     return other != nullptr && *other != '\0' ? other : NEFFBAR_BIN;
   }
-  // The fixtures hostile_cases.txt names, made anew in `dir_` for each case.
+  // The fixtures hostile_cases.txt names, made in `dir_`.
   void make_fixtures() {
     const Outcome o = shell("NB='" + binary() + "'; cd '" + dir_.string() + R"(' && set -e
 head -c 296 /dev/zero > cfg.bin
@@ -96,7 +96,8 @@ mkdir deep && { printf '{"format": "neffbar-compose/1", "options": '; head -c 10
 cp -r ref ownsub && mkdir ownsub/sub
 cp -r ref ownlink && ln -s ../cfg.bin ownlink/extra.bin
 cp -r ref owndir && rm owndir/chip00_context.bin && mkdir owndir/chip00_context.bin
-cp -r ref dup && sed -i 's/"chips": 2,/"chips": 2, "chips": 1,/' dup/manifest.json && grep -q '"chips": 1' dup/manifest.json
+cp -r ref dup && sed -i 's/"chips": 2,/"chips": 2, "chips": 2,/' dup/manifest.json && grep -q '"chips": 2, "chips": 2' dup/manifest.json
+cp -r ref deep2 && { head -c 1 ref/manifest.json; printf '"x": '; head -c 100000 /dev/zero | tr '\0' '['; head -c 100000 /dev/zero | tr '\0' ']'; printf ', '; tail -c +2 ref/manifest.json; } > deep2/manifest.json
 )");
     ASSERT_EQ(o.exit_code, 0) << o.err;
     fs::remove(dir_ / "script.sh");
@@ -107,11 +108,14 @@ TEST_F(HostileCases, EveryLine) {
   const std::vector<Case> cases = read_cases();
   ASSERT_GT(cases.size(), 40U);
   const fs::path scratch = dir_;
+  const fs::path fixtures = scratch / "fixtures";  // made once, copied for each case
+  dir_ = fixtures;
+  fs::create_directories(dir_);
+  make_fixtures();
   for (const Case& c : cases) {
     SCOPED_TRACE("hostile_cases.txt:" + std::to_string(c.line) + ": " + c.command);
     dir_ = scratch / ("case" + std::to_string(c.line));
-    fs::create_directories(dir_);
-    make_fixtures();
+    fs::copy(fixtures, dir_, fs::copy_options::recursive | fs::copy_options::copy_symlinks);
     std::map<std::string, std::string> before;
     for (const std::string& check : c.after) {
       if (check.starts_with("same:")) before[check.substr(5)] = state(dir_ / check.substr(5));

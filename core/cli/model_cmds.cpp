@@ -347,11 +347,12 @@ void print_result(const ScenarioResult& sr, bool json, const std::string& title,
     std::cout << j.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) << '\n';  // a path's bytes need not be UTF-8
     return;
   }
-  std::cout << "scenario: " << title << '\n' << "engine:   " << engine_text(r) << '\n';
+  // The title and the gate's file names hold paths the user chose: escaped (exit.h).
+  std::cout << "scenario: " << escape(title) << '\n' << "engine:   " << engine_text(r) << '\n';
   if (!r.not_persistent.empty()) std::cout << "          (persistent engine not applicable: " << r.not_persistent << ")\n";
   if (!gate_clear.empty()) {
     std::cout << "gate:     clear in";
-    for (const std::string& f : gate_clear) std::cout << ' ' << f;
+    for (const std::string& f : gate_clear) std::cout << ' ' << escape(f);
     std::cout << ": execute_device_barrier (0x124 bit 0) is 0, so the device would not run " << (gate_clear.size() == 1 ? "its" : "their")
               << " 4 steps (INFERRED); decided as if it were set\n";
   }
@@ -545,7 +546,7 @@ void add_compose(CLI::App& app, Run& run) {
     if (!files) return void(run.exit_code = fail_usage(as_option(files.error())));
     run.directory = std::move(*files);  // written with the text below, all or none (app.cpp)
     const std::uint32_t n = s->topo.chips * s->topo.leaders;
-    std::cout << "wrote " << run.output << ": " << n << " leader image" << (n == 1 ? "" : "s")
+    std::cout << "wrote " << escape(run.output) << ": " << n << " leader image" << (n == 1 ? "" : "s")
               << (*logs ? " with their logs, " : ", ") << s->topo.chips << " driver context"
               << (s->topo.chips == 1 ? "" : "s") << ", " << kManifestName << '\n';
     run.exit_code = code(Exit::Ok);

@@ -18,6 +18,24 @@ enum class CliObject : std::uint8_t {
   OutDir,      // -o a directory
   OutFile,     // -o a file in the scratch folder
   StdoutFull,  // no word: stdout fails on every write
+  // Outputs that exist before the command runs (made for the run that names them).
+  OutExisting,  // -o an existing file (mode 0640)
+  OutBusy,      // -o a folder that holds a file and no manifest.json (not compose's)
+  OutCompose,   // -o a copy of @compose: an earlier compose's output
+  // The reference's files, made once a process by running compose in process; read only.
+  Config,          // one leader's image (@compose's chip00_leader0.bin)
+  Log,             // its full JSON log (@compose-logs' chip00_leader0.json)
+  Compose,         // compose --chips 2 --leaders 2 --host-cc
+  ComposeLogs,     // ... with --logs
+  Compose2,        // compose --chips 2 --leaders 2 --host-cc --wiring counting: the same names, other bytes
+  Manifest,        // @compose's manifest.json
+  Images,          // a directory of two of @compose's images, no manifest
+  ManifestDup,     // @compose with a manifest that holds a key twice
+  ManifestDeep,    // @compose with a manifest whose "format" is 100,000 nested arrays
+  ManifestFewer,   // @compose with chip 0's driver context from a 1-leader compose
+  ManifestMissing, // @compose without one of the images its manifest names
+  ImagesNonUtf8,   // a directory of images, one named "\xff.bin"
+  FifoCompose,     // @compose whose manifest.json is the FIFO (@fifo): stdin is the manifest
 };
 }  // namespace neffbar::fuzz
 
@@ -25,14 +43,30 @@ namespace neffbar {
 template <>
 struct EnumNames<fuzz::CliObject> {
   using O = fuzz::CliObject;
-  static constexpr NameTable<O, 9> table{{{O::Dir, "@dir"},
-                                          {O::Missing, "@missing"},
-                                          {O::Null, "@null"},
-                                          {O::Zero, "@zero"},
-                                          {O::Fifo, "@fifo"},
-                                          {O::OutFull, "@out-full"},
-                                          {O::OutDir, "@out-dir"},
-                                          {O::OutFile, "@out-file"},
-                                          {O::StdoutFull, "@stdout-full"}}};
+  static constexpr NameTable<O, 25> table{{{O::Dir, "@dir"},
+                                           {O::Missing, "@missing"},
+                                           {O::Null, "@null"},
+                                           {O::Zero, "@zero"},
+                                           {O::Fifo, "@fifo"},
+                                           {O::OutFull, "@out-full"},
+                                           {O::OutDir, "@out-dir"},
+                                           {O::OutFile, "@out-file"},
+                                           {O::StdoutFull, "@stdout-full"},
+                                           {O::OutExisting, "@out-existing"},
+                                           {O::OutBusy, "@out-busy"},
+                                           {O::OutCompose, "@out-compose"},
+                                           {O::Config, "@config"},
+                                           {O::Log, "@log"},
+                                           {O::Compose, "@compose"},
+                                           {O::ComposeLogs, "@compose-logs"},
+                                           {O::Compose2, "@compose2"},
+                                           {O::Manifest, "@manifest"},
+                                           {O::Images, "@images"},
+                                           {O::ManifestDup, "@manifest-dup"},
+                                           {O::ManifestDeep, "@manifest-deep"},
+                                           {O::ManifestFewer, "@manifest-fewer"},
+                                           {O::ManifestMissing, "@manifest-missing"},
+                                           {O::ImagesNonUtf8, "@images-non-utf8"},
+                                           {O::FifoCompose, "@fifo-compose"}}};
 };
 }  // namespace neffbar

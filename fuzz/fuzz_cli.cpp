@@ -4,26 +4,44 @@
 // Input: argv words, one per line ('\n'), up to the first 0 byte; the bytes after it
 // are stdin.  At most 24 words of at most 64 bytes.  Skipped, so that a run stays a
 // function of the input and bounded by design: words with '/' (no file outside the
-// working directory), `-o`/`--output` and `--html` (no file written anywhere but below), `hypotheses`
-// without `--small` and `--full` (the whole matrix and table take seconds by design).
+// working directory), `-o`/`--output` and `--html` but `--html` before an output word
+// (no file written anywhere but the scratch folder below), `hypotheses` without
+// `--small` and `--full` (the whole matrix and table take seconds by design).
 // Sampled (fuzz_check.h's SlowOracleSample: one distinct input in 1024 while fuzzing,
 // every input under NEFFBAR_FUZZ_EVERY=1, the ctest replay), so that the target keeps
 // >= 1,000 executions per CPU second: `hypotheses --small` (768 scenarios, ~4 s under
-// ASan, and a function of its two flags: mutants add nothing but its error paths, which
+// ASan, and a function of its flags: mutants add nothing but its error paths, which
 // the other inputs reach) runs only for the sampled inputs; `check` and `check-configs`
 // get `--max-seconds 2` in place of any given for the sampled inputs and
 // `--max-seconds 0.05` for the others (their time budget, every engine and phase: the
 // explicit search may run 300 s, the persistent engine ~0.5 s on 64 chips; a budget
 // that runs out is a BUDGET verdict, exit 4, which the oracle checks like any other).
+// check-configs finds the symmetry of interchangeable configs with nauty, as main() sets
+// it up (use_nauty_automorphisms; the fuzz build links nauty where it is installed).
 //
-// File-system objects, as hostile as a user's: these words stand for
-//   @dir       an empty directory            @missing   a path that does not exist
-//   @null      /dev/null (empty input)       @zero      /dev/zero (endless input)
-//   @fifo      a FIFO in the directory that a slow writer feeds with the stdin bytes, then
-//              closes (FifoWriter below); every @fifo of an input names the same FIFO
-//   @out-full  -o /dev/full (every write fails: no space left on device)
-//   @out-dir   -o <the directory>            @out-file  -o <a file in the directory>
+// File-system objects, as hostile as a user's, all under one folder a process
+// (/tmp/neffbar_fuzz_cli_<pid>, removed at exit): these words stand for
+//   @dir       an empty directory (the scratch folder, emptied after every run)
+//   @missing   a path that does not exist    @null  /dev/null     @zero  /dev/zero (endless)
+//   @fifo      a FIFO beside the scratch folder that a slow writer feeds with the stdin
+//              bytes, then closes (FifoWriter below); every @fifo of an input names it
 //   @stdout-full  no word: stdout fails on every write, as on a full disk
+// Output words, `-o PATH` (or PATH alone right after `--html`), made for the run that
+// names them in the scratch folder:
+//   @out-full  /dev/full (every write fails)   @out-dir  the scratch folder itself
+//   @out-file  a file that does not exist yet  @out-existing  an existing file (0640)
+//   @out-busy  a folder holding a file and no manifest.json (compose refuses it)
+//   @out-compose  a copy of @compose (an earlier compose's output, which compose replaces)
+// The reference's files, made once a process by running `compose` in process
+// (Reference below) and never written: @config one leader's image, @log its full JSON
+// log, @compose the output of `compose --chips 2 --leaders 2 --host-cc`, @compose-logs
+// the same with --logs, @compose2 with --wiring counting (the same names, other bytes),
+// @manifest @compose's manifest.json, @images a folder of two images and no manifest;
+// and spoilt copies of @compose: @manifest-dup (a key twice in the manifest),
+// @manifest-deep (its "format" 100,000 nested arrays: 200 KB), @manifest-fewer (chip 0's driver
+// context from a 1-leader compose), @manifest-missing (an image it names removed),
+// @images-non-utf8 (@images with one image named "\xff.bin"), @fifo-compose (its
+// manifest.json a link to the FIFO: the input's stdin is the manifest).
 //
 // Oracle (the CLI's conventions, core/cli/exit.h and README "The CLI"):
 //  - the exit code is one of 0 ok, 1 invalid input, 2 usage, 3 lint found, 4 failing,
@@ -32,6 +50,8 @@
 //    that names an argv word, an option or stdin;
 //  - exit 0, 3, 4 or 5 (--help, --version included): something on stdout, unless the
 //    result went to -o or is a clean lint's or an equal diff's (empty);
+//  - a command line naming @manifest-dup (but --help and --version) is exit 1 or 2: a
+//    manifest that holds a key twice is refused, as every JSON input (strict inputs);
 //  - the command ends within 10 s: libFuzzer's -timeout (cli.options) while fuzzing; not
 //    asserted in the ctest replay, where the machine's load would decide it.
 #include <fcntl.h>
@@ -47,6 +67,8 @@
 #include <cstdint>
 #include <cstdlib>
 #include <filesystem>
+#include <fstream>
+#include <iterator>
 #include <iostream>
 #include <mutex>
 #include <optional>
@@ -61,6 +83,7 @@
 #include "cli_objects.h"
 #include "exit.h"
 #include "fuzz_check.h"
+#include "neffbar/model/engines/explicit/nauty/nauty_automorphisms.h"
 
 namespace {
 
@@ -76,7 +99,8 @@ struct Redirect {
   }
 };
 
-// The error line names a word as the CLI prints it: escaped (exit.h), '' when empty.
+// The error line names a word as the CLI prints it: escaped (exit.h), '' when empty; or,
+// for a manifest (a word ending in .json), a file beside it, which it names.
 bool names_something(std::string_view line, const std::vector<std::string>& words) {
   for (const char* name : {"stdin", "stdout", "--"}) {
     if (line.find(name) != std::string_view::npos) return true;
@@ -84,6 +108,8 @@ bool names_something(std::string_view line, const std::vector<std::string>& word
   for (std::size_t i = 1; i < words.size(); ++i) {  // words[0] is the program name
     const std::string shown = words[i].empty() ? "''" : neffbar::cli::escape(words[i]);
     if (line.find(shown) != std::string_view::npos) return true;
+    const std::string dir = std::filesystem::path(words[i]).parent_path().string();
+    if (words[i].ends_with(".json") && !dir.empty() && line.find(neffbar::cli::escape(dir + "/")) != std::string_view::npos) return true;
   }
   return false;
 }
@@ -94,9 +120,10 @@ struct FullBuf : std::streambuf {
   std::streamsize xsputn(const char*, std::streamsize) override { return 0; }
 };
 
-// The folder behind @dir, made once per process and removed at exit (held by a pointer
-// that is never freed, so the exit handler cannot outlive it).
-const std::filesystem::path& scratch() {
+// The folder of every object of the target, made once per process and removed at exit
+// (held by a pointer that is never freed, so the exit handler cannot outlive it): the
+// FIFO, scratch() and reference() are in it.
+const std::filesystem::path& root() {
   static const auto* dir = [] {
     auto* d = new std::filesystem::path(std::filesystem::temp_directory_path() /
                                         ("neffbar_fuzz_cli_" + std::to_string(::getpid())));
@@ -111,7 +138,17 @@ const std::filesystem::path& scratch() {
   return *dir;
 }
 
-// @fifo: a FIFO in the scratch folder that a writer thread feeds with the input's stdin
+// The folder behind @dir and every output word: empty when a run starts (empty_scratch).
+const std::filesystem::path& scratch() {
+  static const auto* dir = [] {
+    auto* d = new std::filesystem::path(root() / "dir");
+    std::filesystem::create_directories(*d);
+    return d;
+  }();
+  return *dir;
+}
+
+// @fifo: a FIFO in the root folder that a writer thread feeds with the input's stdin
 // bytes in a few small writes with short pauses, then closes.  What the CLI reads from
 // it, and in how many reads, is a function of the input, never of the timing (so the
 // coverage is too), and nothing waits longer than the command runs:
@@ -134,7 +171,7 @@ const std::filesystem::path& scratch() {
 // reached the end.  Both ends are closed when the run ends.
 //
 // The FIFO and one writer thread are made at the first @fifo of a process and kept (the
-// writer is held by a pointer that is never freed, as scratch()'s folder; the FIFO goes
+// writer is held by a pointer that is never freed, as root()'s folder; the FIFO goes
 // with that folder at exit): made a run, they cost more than the rest of the run
 // (~0.8 ms of CPU under ASan): a thread started and joined ~1.6 ms, mkfifo(2) ~0.7 ms
 // on a busy ext4 /tmp (its inode allocator steps over the inodes deleted in the last
@@ -164,8 +201,8 @@ class FifoWriter {
     return *writer;
   }
 
-  // The path @fifo stands for.
-  static std::filesystem::path path() { return scratch() / "fifo"; }
+  // The path @fifo stands for (beside scratch(), so that @dir stays empty).
+  static std::filesystem::path path() { return root() / "fifo"; }
 
   // Opens the FIFO O_RDWR and hands that end (which the writer closes) and `bytes`
   // (alive until finish() returns) to the writer thread.
@@ -278,21 +315,128 @@ class SlowFifo {
   ~SlowFifo() { FifoWriter::get().finish(); }
 };
 
+// Runs the CLI in process on `words` with its streams redirected to memory (what the
+// reference's objects are made with); its exit code.
+int run_quietly(std::vector<std::string> words) {
+  std::vector<char*> argv;
+  for (std::string& w : words) argv.push_back(w.data());
+  argv.push_back(nullptr);
+  std::istringstream in;
+  std::ostringstream out, err;
+  const Redirect r(in, out, err);
+  return neffbar::cli::run(static_cast<int>(words.size()), argv.data());
+}
+
+void write_file(const std::filesystem::path& path, std::string_view bytes) {
+  std::ofstream(path, std::ios::binary | std::ios::trunc).write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
+}
+std::string read_file(const std::filesystem::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+}
+
+// The reference's files behind @config ... @fifo-compose (cli_objects.h), made once a
+// process in root()/ref by running `compose` in process, then copied and spoilt one way
+// each; no command writes there (every output word names scratch()).
+class Reference {
+  using O = neffbar::fuzz::CliObject;
+
+ public:
+  static const Reference& get() {
+    static const auto* ref = new Reference;
+    return *ref;
+  }
+  // The object's path: its word without the @ (a file with the suffix its readers go by).
+  std::filesystem::path path(neffbar::fuzz::CliObject o) const {
+    if (o == O::Manifest) return path(O::Compose) / "manifest.json";  // beside the files it names
+    const std::string name(neffbar::enum_name(o).substr(1));
+    return dir_ / (o == O::Log ? name + ".json" : o == O::Config ? name + ".bin" : name);
+  }
+
+ private:
+  Reference() : dir_(root() / "ref") {
+    namespace fs = std::filesystem;
+    using neffbar::fuzz::require;
+    fs::create_directories(dir_);
+    const auto compose = [&](O o, std::vector<std::string> more) {
+      std::vector<std::string> words{"neffbar", "compose", "--chips", "2", "--leaders", "2", "--host-cc", "-o", path(o).string()};
+      words.insert(words.end(), more.begin(), more.end());
+      require(run_quietly(words) == 0, "the reference's compose output (cli_objects.h) is made");
+    };
+    compose(O::Compose, {});
+    compose(O::ComposeLogs, {"--logs"});
+    compose(O::Compose2, {"--wiring", "counting"});
+    const fs::path made = path(O::Compose), one = dir_ / "one-leader";
+    require(run_quietly({"neffbar", "compose", "--chips", "2", "--leaders", "1", "--host-cc", "-o", one.string()}) == 0,
+            "the 1-leader compose output is made");
+    fs::copy_file(made / "chip00_leader0.bin", path(O::Config));
+    fs::copy_file(path(O::ComposeLogs) / "chip00_leader0.json", path(O::Log));
+    for (const O o : {O::Images, O::ImagesNonUtf8}) {
+      fs::create_directories(path(o));
+      fs::copy_file(made / "chip00_leader1.bin", path(o) / "chip00_leader1.bin");
+      fs::copy_file(made / "chip00_leader0.bin", path(o) / (o == O::Images ? "chip00_leader0.bin" : "\xff.bin"));
+    }
+    const std::string manifest = read_file(made / "manifest.json");
+    const auto spoilt = [&](O o) {
+      fs::copy(made, path(o), fs::copy_options::recursive);
+      return path(o);
+    };
+    const std::size_t chips = manifest.find("\"chips\"");
+    require(chips != std::string::npos, "the reference manifest names its chips");
+    write_file(spoilt(O::ManifestDup) / "manifest.json", manifest.substr(0, chips) + "\"chips\": 2, " + manifest.substr(chips));
+    const std::size_t format = manifest.find("\"neffbar-compose/1\"");
+    require(format != std::string::npos, "the reference manifest names its format");
+    write_file(spoilt(O::ManifestDeep) / "manifest.json", manifest.substr(0, format) + std::string(100'000, '[') +
+                                                               std::string(100'000, ']') + manifest.substr(format + 19));
+    fs::copy_file(one / "chip00_context.bin", spoilt(O::ManifestFewer) / "chip00_context.bin", fs::copy_options::overwrite_existing);
+    fs::remove(spoilt(O::ManifestMissing) / "chip01_leader1.bin");
+    fs::remove(spoilt(O::FifoCompose) / "manifest.json");
+    fs::create_symlink(FifoWriter::path(), path(O::FifoCompose) / "manifest.json");
+  }
+  const std::filesystem::path dir_;
+};
+
 // What expand_objects found besides the words.
 struct Objects {
   bool stdout_full = false;  // @stdout-full
-  bool fifo = false;         // @fifo (any number of them)
+  bool fifo = false;         // @fifo, @fifo-compose (any number of them)
+  bool duplicate_keys = false;  // @manifest-dup
 };
 
-// What `compose -o` made of @out-file (a directory where the next input may expect a file)
-// or of @dir while it was empty (an earlier compose's output, which the next compose
-// would replace): gone, so that a run never depends on the inputs before it.
-void forget_compose_output() {
+// What a run left in scratch() (outputs, what compose -o made of @dir, the outputs made
+// for it): gone, so that a run never depends on the inputs before it.
+void empty_scratch() {
   std::error_code ignored;
-  if (std::filesystem::is_directory(scratch() / "out", ignored)) std::filesystem::remove_all(scratch() / "out", ignored);
-  if (!std::filesystem::exists(scratch() / "manifest.json", ignored)) return;
-  for (const auto& e : std::filesystem::directory_iterator(scratch(), ignored)) {
-    if (e.path().filename() != "fifo") std::filesystem::remove_all(e.path(), ignored);
+  for (const auto& e : std::filesystem::directory_iterator(scratch(), ignored)) std::filesystem::remove_all(e.path(), ignored);
+}
+
+// The path an output word stands for, made as the word says; nullopt: not an output word.
+std::optional<std::string> output(neffbar::fuzz::CliObject o) {
+  namespace fs = std::filesystem;
+  using O = neffbar::fuzz::CliObject;
+  switch (o) {
+    case O::OutFull: return "/dev/full";
+    case O::OutDir: return scratch().string();
+    case O::OutFile: return (scratch() / "out").string();
+    case O::OutExisting: {
+      const fs::path p = scratch() / "existing";
+      write_file(p, "an earlier result\n");
+      fs::permissions(p, fs::perms::owner_read | fs::perms::owner_write | fs::perms::group_read);
+      return p.string();
+    }
+    case O::OutBusy: {
+      const fs::path p = scratch() / "busy";
+      fs::create_directories(p);
+      write_file(p / "kept", "not compose's\n");
+      return p.string();
+    }
+    case O::OutCompose: {
+      const fs::path p = scratch() / "composed";
+      std::error_code named_twice;  // made already for an earlier word of the input
+      if (!fs::exists(p, named_twice)) fs::copy(Reference::get().path(O::Compose), p, fs::copy_options::recursive);
+      return p.string();
+    }
+    default: return std::nullopt;
   }
 }
 
@@ -300,12 +444,25 @@ void forget_compose_output() {
 bool expand_objects(std::vector<std::string>& words, Objects& objects) {
   using neffbar::fuzz::CliObject;
   std::vector<std::string> out;
+  bool html = false;  // the word before was --html: an output word's path alone must follow
   for (const std::string& w : words) {
     const bool short_o = w.size() > 1 && w[0] == '-' && w[1] != '-' && w.find('o') != std::string::npos;
-    if (short_o || w.starts_with("--output") || w.starts_with("--html")) return false;
+    if (short_o || w.starts_with("--output") || (w.starts_with("--html") && w != "--html")) return false;
     const std::optional<CliObject> object = neffbar::parse_enum<CliObject>(w);
+    if (html) {
+      const std::optional<std::string> path = object ? output(*object) : std::nullopt;
+      if (!path) return false;
+      out.push_back(*path);
+      html = false;
+      continue;
+    }
     if (!object) {
+      html = w == "--html";
       out.push_back(w);
+      continue;
+    }
+    if (const std::optional<std::string> path = output(*object)) {
+      out.insert(out.end(), {"-o", *path});
       continue;
     }
     switch (*object) {
@@ -313,24 +470,28 @@ bool expand_objects(std::vector<std::string>& words, Objects& objects) {
       case CliObject::Missing: out.push_back((scratch() / "missing").string()); break;
       case CliObject::Null:
       case CliObject::Zero: out.push_back("/dev/" + w.substr(1)); break;
-      case CliObject::OutFull: out.insert(out.end(), {"-o", "/dev/full"}); break;
-      case CliObject::OutDir: out.insert(out.end(), {"-o", scratch().string()}); break;
       case CliObject::Fifo:
         out.push_back(FifoWriter::path().string());
         objects.fifo = true;
         break;
-      case CliObject::OutFile: out.insert(out.end(), {"-o", (scratch() / "out").string()}); break;
       case CliObject::StdoutFull: objects.stdout_full = true; break;
+      case CliObject::FifoCompose: objects.fifo = true; [[fallthrough]];
+      default:
+        objects.duplicate_keys = objects.duplicate_keys || *object == CliObject::ManifestDup;
+        out.push_back(Reference::get().path(*object).string());
     }
   }
   words = std::move(out);
-  return true;
+  return !html;  // --html last: it would name no file
 }
 
 }  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   using neffbar::fuzz::require;
+  // As main() does: check-configs finds the symmetry of interchangeable configs by nauty.
+  static const bool nauty = (neffbar::model::use_nauty_automorphisms(), true);
+  (void)nauty;
   const std::string_view all(reinterpret_cast<const char*>(data), size);
   const std::size_t nul = all.find('\0');
   const std::string_view head = all.substr(0, nul);
@@ -356,7 +517,10 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   const bool thorough = sample(std::span<const std::uint8_t>(data, size));
   if (hypotheses && !thorough) return 0;
   Objects objects;
-  if (!expand_objects(words, objects)) return 0;
+  if (!expand_objects(words, objects)) {
+    empty_scratch();  // the outputs made for the words before the one refused
+    return 0;
+  }
   const bool stdout_full = objects.stdout_full;
   const bool to_file = std::find(words.begin(), words.end(), "-o") != words.end();
   // The commands whose success can print nothing: a clean lint, a diff of equal images.
@@ -389,7 +553,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     const Redirect r(in, out, err);
     rc = neffbar::cli::run(static_cast<int>(words.size()), argv.data());
   }  // the writer has stopped and closed its end of the FIFO
-  forget_compose_output();
+  empty_scratch();
 
   require(rc >= 0 && rc <= 5, "the exit code is one of the documented ones (0..5)");
   // Progress lines ("  ... ", asked for with --progress; stderr is no terminal here)
@@ -405,6 +569,11 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     require(names_something(e, words), "the error line names an argv word, an option or stdin");
   } else if (!to_file && !(quiet && rc == 0)) {
     require(!out.str().empty(), "a command that succeeds writes its result to stdout");
+  }
+  if (objects.duplicate_keys && std::none_of(words.begin(), words.end(), [](const std::string& w) {
+        return w == "-h" || w == "--help" || w == "--help-all" || w == "--version";
+      })) {
+    require(rc == 1 || rc == 2, "a manifest that holds a key twice is refused (strict inputs)");
   }
   if (stdout_full && !to_file && rc != 2) {
     require(rc == 1 || (quiet && rc == 0), "a result that cannot be written is an error, not exit 0");

@@ -9,11 +9,15 @@
 // topologies, their logs, the shipped table images, composer driver contexts, recorded
 // property choices.  Dictionaries come from the tables: JSON keys from the logs the
 // schema writes, names from the EnumNames tables, command words from the CLI's own help.
+#include <unistd.h>
+
 #include <cstdint>
 #include <cstdio>
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <functional>
+#include <iterator>
 #include <iostream>
 #include <limits>
 #include <regex>
@@ -346,6 +350,28 @@ std::set<std::string> cli_words() {
   return words;
 }
 
+// The manifest.json of `compose --chips 2 --leaders 2 --host-cc` (fuzz_cli's @compose),
+// run in process into a temporary folder.
+std::string reference_manifest() {
+  const fs::path dir = fs::temp_directory_path() / ("neffbar_make_corpus_" + std::to_string(::getpid()));
+  std::string words[] = {"neffbar", "compose", "--chips", "2", "--leaders", "2", "--host-cc", "-o", dir.string()};
+  std::vector<char*> argv;
+  for (std::string& w : words) argv.push_back(w.data());
+  argv.push_back(nullptr);
+  std::ostringstream said;
+  std::streambuf* saved = std::cout.rdbuf(said.rdbuf());
+  const int rc = neffbar::cli::run(static_cast<int>(argv.size() - 1), argv.data());
+  std::cout.rdbuf(saved);
+  std::ifstream in(dir / "manifest.json");
+  const std::string text{std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+  fs::remove_all(dir);
+  if (rc != 0 || text.empty()) {
+    std::fprintf(stderr, "make_corpus: compose into %s failed (exit %d)\n", dir.c_str(), rc);
+    std::exit(1);
+  }
+  return text;
+}
+
 // cli: command lines (argv words one per line, then a 0 byte and stdin) of every
 // command, their help, and inputs on stdin; the dictionary has each word of cli_words
 // after the line break that starts an argv word.
@@ -353,6 +379,7 @@ void write_cli(const fs::path& out, const std::vector<Composition>& comps) {
   const ConfigBytes some = *comps[1].configs.begin();
   const std::string cfg(some.begin(), some.end());
   const std::string log = write_log(some, LogMode::Full);
+  const std::string manifest = reference_manifest();
   // argv words, the 0 byte, then stdin.  (The first seeds were written with one 0 byte
   // too many, so none of them reached a command's success on stdin; they stay, with_stdin
   // writes the format as fuzz_cli reads it.)
@@ -396,7 +423,33 @@ void write_cli(const fs::path& out, const std::vector<Composition>& comps) {
       // diff: stdin beside the FIFO (the same bytes: equal, nothing printed), as JSON, the
       // FIFO twice (the second read is empty), an image beside a directory, two directories.
       with_stdin("diff\n-\n@fifo", cfg), with_stdin("diff\n--json\n-\n@fifo", cfg),
-      with_stdin("diff\n@fifo\n@fifo", cfg), with_stdin("diff\n-\n@dir", cfg), "diff\n@dir\n@dir"};
+      with_stdin("diff\n@fifo\n@fifo", cfg), with_stdin("diff\n-\n@dir", cfg), "diff\n@dir\n@dir",
+      // The reference's files (cli_objects.h): the engines; diff of compose directories,
+      // manifests and image folders, equal and not, spoilt ones among them; check-configs
+      // of a compose directory (its charts too) and of interchangeable images (the
+      // symmetry nauty finds); compose into every kind of output; the charts and the grid.
+      "engines", "engines\n--json", "decode\n@config", "lint\n@config", "encode\n@log", "diff\n@config\n@config",
+      "diff\n@compose\n@compose2", "diff\n--json\n@compose\n@compose2", "diff\n@compose\n@compose-logs",
+      "diff\n@manifest\n@compose", "diff\n@images\n@compose", "diff\n--json\n@images\n@compose2", "diff\n@compose\n@config",
+      "diff\n@compose\n@manifest-missing", "diff\n@manifest-dup\n@compose", "diff\n@manifest-deep\n@compose",
+      "diff\n--json\n@images-non-utf8\n@images", "check-configs\n@compose", "check-configs\n--json\n@compose",
+      "check-configs\n@compose\n--html\n@out-file", "check-configs\n@manifest\n--engine\nexplicit", "check-configs\n@compose2",
+      "check-configs\n@compose-logs\n--guarantee\ndeclared", "check-configs\n@manifest-fewer", "check-configs\n@manifest-missing",
+      "check-configs\n@manifest-deep", "check-configs\n@manifest-dup", "check-configs\n@images",
+      "check-configs\n@config\n@config\n@config", "check-configs\n@config\n@config\n@config\n@config\n--engine\nexplicit",
+      "check-configs\n@config\n@config\n--json\n--html\n@out-file", "check-configs\n@config\n@config\n@config\n--no-symmetry",
+      "compose\n--chips\n2\n--leaders\n2\n@out-dir", "compose\n--chips\n1\n--leaders\n4\n--logs\n@out-file",
+      "compose\n--chips\n2\n--leaders\n2\n@out-busy", "compose\n--chips\n2\n--leaders\n2\n@out-existing",
+      "compose\n--chips\n2\n--leaders\n2\n--host-cc\n@out-compose", "compose\n--chips\n2\n--leaders\n2\n@out-full",
+      "compose\n--chips\n3\n--leaders\n1\n--fabric\nswitch\n--logs\n@out-dir", "compose\n--chips\n2",
+      "check\n--chips\n2\n--leaders\n2\n--host-cc\n--html\n@out-file", "check\n--chips\n2\n--leaders\n2\n--html\n@out-full",
+      "check\n--chips\n1\n--leaders\n4\n--host-cc\n--html\n@out-file", "check\n--chips\n4\n--leaders\n2\n--html\n@out-existing",
+      "check\n--chips\n2\n--leaders\n2\n--html\n@out-dir", "check\n--chips\n2\n--leaders\n2\n@out-file\n--html\n@out-file",
+      "check\n--chips\n8\n--leaders\n3\n--host-cc\n--lowering\nhierarchical\n--html\n@out-file",
+      "hypotheses\n--small\n--html\n@out-file", "hypotheses\n--small\n--json\n--html\n@out-full",
+      // A manifest on stdin, the compose files beside it: the manifest reader on every mutant.
+      with_stdin("check-configs\n@fifo-compose", manifest), with_stdin("diff\n@fifo-compose\n@compose", manifest),
+      with_stdin("check-configs\n@fifo-compose", "{}")};
   for (std::size_t i = 0; i < lines.size(); ++i) put(out, "cli", "line" + std::to_string(i), of(lines[i]));
   std::set<std::string> dict;
   for (const std::string& w : cli_words()) dict.insert(token("\n" + w));

@@ -16,3 +16,5 @@
 #include "config_diff_laws.h"
 #include "composed_files_laws.h"
 #include "scenario_laws.h"
+#include "chart_laws.h"
+#include "grid_laws.h"

@@ -63,6 +63,8 @@ void for_each_property(Visit&& visit) {
   visit(Property<ComposedFilesInput>{"composed_files", draw_composed_files, [](const ComposedFilesInput& in, Judge& j) {
                                        composed_files_decide_as_the_topology(in, FilesImpl{}, j);
                                      }});
+  visit(Property<ChartInput>{"sequence_chart", draw_chart, [](const ChartInput& in, Judge& j) { sequence_chart_reads_back(in, real_chart_page, j); }});
+  visit(Property<GridInput>{"matrix_grid", draw_grid, [](const GridInput& in, Judge& j) { grid_reads_back(in, real_grid_page, j); }});
 }
 
 inline std::vector<std::string_view> property_names() {

@@ -176,7 +176,8 @@ def made(line, op, scope=None):
 INTS = scope.Scope(names={"na": "int", "nb": "int", "chips": "std::uint32_t", "chip": "std::uint32_t",
                           "leaders": "std::uint32_t", "ok": "bool"},
                    indices=("i", "j"),
-                   classes={"Range": {"lo": "int", "hi": "int", "name": "std::string"}, "Row": {"cex": "Opt", "global_finding": "Opt"}},
+                   classes={"Range": {"lo": "int", "hi": "int", "name": "std::string"},
+                            "Row": {"cex": "Opt", "global_finding": "Opt"}},
                    members={"a": {"lo", "hi", "name"}, "r": {"cex", "global_finding"}, "b": {"lo"}})
 SEMANTIC = [
     # cond: one operand of a && / || chain dropped, wherever the chain sits
@@ -202,6 +203,7 @@ SEMANTIC = [
     ("swap", "  k = std::min(a, b);", None, []),                   # min and max commute
     ("swap", "  f(a, 1);", None, []),                              # a name and a number: not a kind
     ("swap", "  f(x, x);", None, []),
+    ("swap", "  f(na, chips, chip);", INTS, ["  f(na, chip, chips);"]),  # na and chips: declared of two types
     # loop: the first or the last iteration skipped
     ("loop", "  for (int i = 0; i <= n; ++i) {", None, ["  for (int i = 0 + 1; i <= n; ++i) {", "  for (int i = 0; i <= n - 1; ++i) {"]),
     ("loop", "  for (int i = n; i > 0; --i) {", None, ["  for (int i = n - 1; i > 0; --i) {", "  for (int i = n; i > 0 + 1; --i) {"]),
@@ -213,6 +215,9 @@ SEMANTIC = [
     ("loop", "  for (int x : f(v)) s += x;  // sum", None,
      ["  for (auto mutant_left_ = std::size(f(v)); int x : f(v)) { if (--mutant_left_ == 0) continue; s += x; }  // sum",
       "  for (bool mutant_first_ = true; int x : f(v)) { if (mutant_first_) { mutant_first_ = false; continue; } s += x; }  // sum"]),
+    ("loop", "  for (Kind k : {Kind::A, Kind::B}) {", None,
+     ["  for (auto mutant_left_ = std::size({Kind::A, Kind::B}); Kind k : {Kind::A, Kind::B}) { if (--mutant_left_ == 0) continue;",
+      "  for (bool mutant_first_ = true; Kind k : {Kind::A, Kind::B}) { if (mutant_first_) { mutant_first_ = false; continue; }"]),
     ("loop", "  while (i < n) {", None, ["  while (i < n - 1) {"]),
     ("loop", "  while (i < end && differs(i)) ++i;", None, ["  while (i < end - 1 && differs(i)) ++i;"]),
     ("loop", "  while (k >= 1) --k;", None, ["  while (k >= 1 + 1) --k;"]),
@@ -282,10 +287,11 @@ def test_catalogue_reads_each_lines_scope(tmp_path):
 
 
 @pytest.mark.parametrize("which, want", [("mutant_first_", "23"), ("mutant_left_", "12")])
-@pytest.mark.parametrize("body", ["{ s = s * 10 + x; }", "s = s * 10 + x;"], ids=["braced", "one line"])
-def test_range_for_skips_one_element(tmp_path, which, want, body):
+@pytest.mark.parametrize("body, xs", [("{ s = s * 10 + x; }", "v"), ("s = s * 10 + x;", "v"), ("s = s * 10 + x;", "{1, 2, 3}")],
+                         ids=["braced", "one line", "a braced list"])
+def test_range_for_skips_one_element(tmp_path, which, want, body, xs):
     """A range-for's mutants compile and skip its first, or its last, element."""
-    line = f"  for (int x : v) {body}"
+    line = f"  for (int x : {xs}) {body}"
     new = next(n for n in made(line, "loop") if which in n)
     cxx = shutil.which("g++-12") or shutil.which("g++") or shutil.which("clang++-14")
     src = tmp_path / "r.cpp"

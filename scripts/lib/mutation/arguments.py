@@ -36,8 +36,16 @@ def arguments(code, open_at):
     return [(s, e - (len(code[s:e]) - len(code[s:e].rstrip(", ")))) for s, e in spans]
 
 
-def swap_mutants(line, code_at):
-    """(swap, column, old, new): each two neighbouring arguments of a kind swapped, in every call."""
+def same_type(a, b, scope):
+    """False when the line's scope declares both names with different types (the swap
+    would be stillborn, a build for nothing); True otherwise."""
+    names = scope.names if scope else {}
+    return a not in names or b not in names or names[a] == names[b]
+
+
+def swap_mutants(line, code_at, scope=None):
+    """(swap, column, old, new): each two neighbouring arguments of a kind swapped, in every
+    call; scope (scope.py), when given, leaves out two names it knows differ in type."""
     code = "".join(c if code_at(i, 1) else "#" for i, c in enumerate(line))  # no bracket read in a string
     out = []
     for m in CALL.finditer(code):
@@ -45,6 +53,6 @@ def swap_mutants(line, code_at):
             continue
         args = [(s, e, line[s:e]) for s, e in arguments(code, m.end() - 1)]
         for (s1, e1, a), (s2, e2, b) in zip(args, args[1:]):  # neighbours: the slip of an order
-            if a != b and kind(a) is not None and kind(a) == kind(b):
+            if a != b and kind(a) is not None and kind(a) == kind(b) and same_type(a, b, scope):
                 out.append(("swap", s1, line[s1:e2], b + line[e1:s2] + a))
     return out

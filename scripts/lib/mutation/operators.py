@@ -106,7 +106,7 @@ def line_mutants(line, mask, ctx=None):
         if ";" in cond or cond.startswith("const ") or cond.startswith("auto"):  # if (init; cond) / declarations
             continue
         out.append(("neg", open_at, line[open_at:close + 1], "(!(" + cond + "))"))
-    out += (swap_mutants(line, code_at) + cond_mutants(line, code_at) + loop_mutants(line, code_at)
+    out += (swap_mutants(line, code_at, scope) + cond_mutants(line, code_at) + loop_mutants(line, code_at)
             + ternary_chain_mutants(line, code_at) + var_mutants(line, code_at, scope) + index_mutants(line, code_at, scope))
     if DELETABLE.match(line) and not re.match(r"^\s*(return|const|auto|std::|unsigned|int|bool|char|for|if|while)\b", line):
         body = line.strip()

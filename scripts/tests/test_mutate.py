@@ -239,6 +239,7 @@ SEMANTIC = [
     ("index", "  x = v[a & b];", None, ["  x = v[(a & b) + 1];", "  x = v[(a & b) - 1];", "  x = v[0];"]),
     ("index", "  y = v.front() + w->back();", None, ["  y = v.back() + w->back();", "  y = v.front() + w->front();"]),
     ("index", "  x = v[2];", None, []),                                # a literal subscript is cst's
+    ("index", '  j["holds"] = r.holds();', None, []),                    # a key, not a place
     ("index", "  auto f = [&](int k) { return k; };", None, []),      # a capture, not a subscript
     ("index", "  [[nodiscard]] int g();", None, []),
 ]

@@ -1,7 +1,7 @@
 """The C++ `index` operator: a value read from the wrong place of the same container.
 `v[i]` -> `v[i + 1]`, `v[i - 1]`, and `v[j]` for another index variable the function
-uses in a subscript (scope.py), or `v[0]` where it has none; `.front()` <-> `.back()`.  A literal subscript
-is left to `cst`."""
+uses in a subscript (scope.py), or `v[0]` where it has none; `.front()` <-> `.back()`.
+A literal subscript is left to `cst`, and a string one (`j["key"]`) is a key, not a place."""
 import re
 
 INT_LITERAL = re.compile(r"^\s*(?:0x[0-9A-Fa-f']+|\d[\d']*)\w*\s*$")
@@ -35,8 +35,8 @@ def index_mutants(line, code_at, scope):
     for m in OPENS.finditer(code):
         close = closing_bracket(code, m.start())
         expr = line[m.start() + 1:close] if close > m.start() + 1 else ""
-        if not expr.strip() or INT_LITERAL.match(expr):
-            continue
+        if not expr.strip() or INT_LITERAL.match(expr) or not code_at(m.start() + 1, 1):
+            continue  # a literal subscript is cst's; a string one (`j["key"]`) is a key, not an index
         for new in wrong_places(expr, scope.indices if scope else ()):
             out.append(("index", m.start() + 1, expr, new))
     for m in ENDS.finditer(code):

@@ -468,5 +468,77 @@ TEST(Teeth, ConfigSetsWithAnOracleThatSeesNothing) {
                              prop(draw_config_sets, [&](const ConfigSetInput& in, Judge& j) { config_sets_decide(in, blind, j); })));
 }
 
+
+// The chart page: its data with '<' left raw (a title's "</script>" ends the element),
+// its arrows from the first raise before a wait instead of the last, its title unescaped.
+TEST(Teeth, SequenceChartMisread) {
+  const ChartPageFn raw_data = [](const System& s, const Counterexample& c, std::string_view t, std::string_view x, bool f) {
+    std::string page = sequence_chart_html(s, c, t, x, f);
+    for (std::size_t at = page.find("\\u003c"); at != std::string::npos; at = page.find("\\u003c", at)) page.replace(at, 6, "<");
+    return page;
+  };
+  EXPECT_TRUE(property_fails("no '<' inside the data block", prop(draw_chart, [&](const ChartInput& in, Judge& j) {
+                               sequence_chart_reads_back(in, raw_data, j);
+                             })));
+  const ChartPageFn first_raise = [](const System& s, const Counterexample& c, std::string_view t, std::string_view x, bool f) {
+    nlohmann::ordered_json d = sequence_chart_data(s, c, t, x);
+    auto arrows = nlohmann::ordered_json::array();
+    for (const auto& [from, to] : expected_arrows(s, c)) {
+      std::uint32_t first = from;
+      for (std::uint32_t k = 0; k < from; ++k) {
+        const Instr r = s.procs[c.trace[k].proc].program[c.trace[k].pc];
+        if (c.trace[k].proc != c.trace[to].proc && r.marker == Marker::None && r.op.sema == s.procs[c.trace[to].proc].program[c.trace[to].pc].op.sema &&
+            c.trace[k].after > c.trace[k].before) {
+          first = k;
+          break;
+        }
+      }
+      arrows.push_back({first, to});
+    }
+    const std::string old_data = script_json(d);
+    d["releases"] = arrows;
+    std::string page = sequence_chart_html(s, c, t, x, f);
+    page.replace(page.find(old_data), old_data.size(), script_json(d));
+    return page;
+  };
+  EXPECT_TRUE(property_fails("the arrows are exactly the last raises before each wait", prop(draw_chart, [&](const ChartInput& in, Judge& j) {
+                               sequence_chart_reads_back(in, first_raise, j);
+                             })));
+  const ChartPageFn raw_title = [](const System& s, const Counterexample& c, std::string_view t, std::string_view x, bool f) {
+    std::string page = sequence_chart_html(s, c, t, x, f);
+    const std::string escaped = "<h1>" + html_escaped(t) + "</h1>";
+    page.replace(page.find(escaped), escaped.size(), "<h1>" + std::string(t) + "</h1>");
+    return page;
+  };
+  EXPECT_TRUE(property_fails("the title shows HTML-escaped", prop(draw_chart, [&](const ChartInput& in, Judge& j) {
+                               sequence_chart_reads_back(in, raw_title, j);
+                             })));
+  EXPECT_FALSE(property_fails("", prop(draw_chart, [](const ChartInput& in, Judge& j) { sequence_chart_reads_back(in, real_chart_page, j); }), 100));
+}
+
+// The grid: a cell linking to the next cell's chart; a tooltip giving the rounds run
+// where users read the round's index.
+TEST(Teeth, MatrixGridMisread) {
+  const GridPageFn next_chart = [](const std::vector<MatrixRow>& rows, std::string_view title) {
+    std::string page = report::matrix_html(rows, title);
+    const std::string link = "<a href=\"#cell=";
+    for (std::size_t at = page.find(link); at != std::string::npos; at = page.find(link, at + 1)) {
+      const std::size_t from = at + link.size(), to = page.find('"', from);
+      page.replace(from, to - from, std::to_string(std::stoul(page.substr(from, to - from)) + 1));
+    }
+    return page;
+  };
+  EXPECT_TRUE(property_fails("a failing cell links to its own chart", prop(draw_grid, [&](const GridInput& in, Judge& j) {
+                               grid_reads_back(in, next_chart, j);
+                             })));
+  const GridPageFn round_count = [](std::vector<MatrixRow> rows, std::string_view title) {
+    for (MatrixRow& r : rows) r.broke_in_round += r.broke_in_round != 0;
+    return report::matrix_html(rows, title);
+  };
+  EXPECT_TRUE(property_fails("a cell's tooltip says its scenario, verdict, global line, round and exactness",
+                             prop(draw_grid, [&](const GridInput& in, Judge& j) { grid_reads_back(in, round_count, j); })));
+  EXPECT_FALSE(property_fails("", prop(draw_grid, [](const GridInput& in, Judge& j) { grid_reads_back(in, real_grid_page, j); }), 100));
+}
+
 }  // namespace
 }  // namespace neffbar::props

@@ -447,6 +447,11 @@ void write_cli(const fs::path& out, const std::vector<Composition>& comps) {
       "check\n--chips\n2\n--leaders\n2\n--html\n@out-dir", "check\n--chips\n2\n--leaders\n2\n@out-file\n--html\n@out-file",
       "check\n--chips\n8\n--leaders\n3\n--host-cc\n--lowering\nhierarchical\n--html\n@out-file",
       "hypotheses\n--small\n--html\n@out-file", "hypotheses\n--small\n--json\n--html\n@out-full",
+      // The explicit search cut by each budget and too large for it, with progress lines
+      // (the time budget is the target's: 2 s in the replay, 0.05 s while fuzzing).
+      "check\n--chips\n4\n--leaders\n4\n--rounds\n2\n--engine\nexplicit\n--no-por\n--no-symmetry\n--no-reduce\n--progress",
+      "check\n--chips\n8\n--leaders\n3\n--host-cc\n--engine\nexplicit\n--max-memory\n1M",
+      "check\n--chips\n64\n--leaders\n4\n--rounds\n1000\n--engine\nexplicit",
       // A manifest on stdin, the compose files beside it: the manifest reader on every mutant.
       with_stdin("check-configs\n@fifo-compose", manifest), with_stdin("diff\n@fifo-compose\n@compose", manifest),
       with_stdin("check-configs\n@fifo-compose", "{}")};

@@ -6,6 +6,7 @@
 #pragma once
 
 #include <map>
+#include <tuple>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -18,11 +19,12 @@ namespace neffbar::props {
 
 // ------------------------------------------------------------------ matrix grid -----
 // 1..6 rows of the small hypothesis matrix, each kept with its counterexample or not,
-// some cut by a tiny state budget (BUDGET, not exact), under a hostile title.
+// some cut by a tiny state budget (BUDGET, not exact), some decided by one random
+// schedule (which measures no round it broke in), under a hostile title.
 struct GridInput {
   static constexpr bool kPropertyInput = true;
   std::vector<std::uint32_t> rows;  // indices into matrix_scenarios(true)
-  std::vector<bool> keep, cut;
+  std::vector<bool> keep, cut, random;
   std::uint32_t title = 0;  // kHostileText
 };
 inline GridInput draw_grid(Source& s) {
@@ -32,6 +34,7 @@ inline GridInput draw_grid(Source& s) {
     in.rows.push_back(static_cast<std::uint32_t>(s.below(1u << 16)));
     in.keep.push_back(!s.coin());
     in.cut.push_back(s.weighted({5, 1}) == 1);
+    in.random.push_back(s.weighted({5, 1}) == 1);
   }
   in.title = static_cast<std::uint32_t>(s.below(kHostileText.size()));
   return in;
@@ -45,16 +48,20 @@ inline const std::vector<Scenario>& small_matrix() {
   return scenarios;
 }
 
-// Row k of the small matrix, decided once per (row, cut) across cases.
-inline const MatrixRow& grid_row(std::uint32_t k, bool cut) {
+// Row k of the small matrix, decided once per (row, cut, random) across cases.
+inline const MatrixRow& grid_row(std::uint32_t k, bool cut, bool random) {
   const std::vector<Scenario>& scenarios = small_matrix();
-  static std::map<std::pair<std::uint32_t, bool>, MatrixRow> decided;
-  auto it = decided.find({k, cut});
+  static std::map<std::tuple<std::uint32_t, bool, bool>, MatrixRow> decided;
+  auto it = decided.find({k, cut, random});
   if (it == decided.end()) {
     Scenario s = scenarios[k];
     s.run.check.max_states = cut ? 3 : 200'000;
     s.run.check.max_seconds = 5;
-    it = decided.emplace(std::pair{k, cut}, *matrix_row(s, /*keep=*/true)).first;
+    if (random) {
+      s.run.engine = Engine::Random;
+      s.run.random_runs = 1;
+    }
+    it = decided.emplace(std::tuple{k, cut, random}, *matrix_row(s, /*keep=*/true)).first;
   }
   return it->second;
 }
@@ -125,7 +132,7 @@ inline void grid_reads_back(const GridInput& in, const GridPageFn& page_of, Judg
     const std::uint32_t k = in.rows[i] % static_cast<std::uint32_t>(small_matrix().size());
     if (std::find(seen.begin(), seen.end(), k) != seen.end()) continue;  // one cell a scenario
     seen.push_back(k);
-    MatrixRow row = grid_row(k, in.cut[i]);
+    MatrixRow row = grid_row(k, in.cut[i], in.random[i]);
     if (!in.keep[i]) {
       row.system.reset();
       row.cex.reset();

@@ -114,7 +114,12 @@ int run(int argc, char** argv, model::SecondsClock clock) {
     result = captured.text();
   }
   if (rc == code(Exit::Invalid) || rc == code(Exit::Usage)) return rc;  // nothing written on error
-  return deliver(std::move(result), r, rc);
+  try {
+    return deliver(std::move(result), r, rc);
+  } catch (const std::bad_alloc&) {  // copying the result out: one line, never an abort
+    error_line(argc > 1 ? argv[1] : "", "out of memory (the allocator refused; a smaller topology, or more memory for this process)");
+    return code(Exit::Invalid);
+  }
 }
 
 }  // namespace neffbar::cli

@@ -25,8 +25,9 @@ namespace {
 
 namespace fs = std::filesystem;
 
-// How a pair of files is compared.  Auto: by what the bytes are (two 0x128-byte files
-// are config images; neither: driver contexts; one of each is refused).
+// How a pair of files is compared.  Auto: by what the files are (two 0x128-byte files
+// are config images; one of each is refused; two .json files are compared by their
+// bytes; any other two are driver contexts).
 enum class Kind : std::uint8_t { Auto, Config, Context, Bytes };
 
 // The files a diff argument names: a compose manifest's (its images, logs, contexts
@@ -47,6 +48,11 @@ Result<std::optional<FileSet>> file_set(const std::string& path) {
       s.files[e.file] = e.role == model::FileRole::Leader ? Kind::Config : Kind::Context;
       if (e.log) s.files[*e.log] = Kind::Bytes;
     }
+    for (const auto& [name, kind] : s.files) {  // a file the manifest names is there, or it is refused
+      if (!fs::is_regular_file(s.dir / name, ec)) {
+        return Error{Errc::Io, name, "the file the manifest names", fs::exists(s.dir / name, ec) ? "not a regular file" : "nothing there"};
+      }
+    }
     s.files[(*m)->file.filename().string()] = Kind::Bytes;  // the manifest itself
     return std::optional<FileSet>(std::move(s));
   }
@@ -54,7 +60,8 @@ Result<std::optional<FileSet>> file_set(const std::string& path) {
   FileSet s{path, {}};
   for (const auto& e : fs::directory_iterator(path, ec)) {
     const std::string name = e.path().filename().string();
-    if (e.is_regular_file(ec) && !name.starts_with(".")) s.files[name] = Kind::Auto;
+    std::error_code entry;  // an entry that cannot be followed (a dangling link, a loop) is not a file
+    if (!name.starts_with(".") && e.is_regular_file(entry)) s.files[name] = Kind::Auto;
   }
   if (ec) return Error{Errc::Io, "", "a readable directory", ec.message()};
   return std::optional<FileSet>(std::move(s));
@@ -90,6 +97,10 @@ using FileResult = std::variant<T, FileError>;
 Result<std::string> read_file(const std::string& path, std::size_t limit, std::string_view what) {
   Result<Input> in = read_bounded(path, limit);
   if (!in) return in.error();
+  if (in->over_limit && limit == kConfigSize) {
+    return Error{Errc::WrongLength, "config image", "296 bytes (0x128)",
+                 in->file_size ? std::to_string(*in->file_size) + " bytes" : "more than 296 bytes"};
+  }
   if (in->over_limit) {
     return Error{Errc::WrongLength, std::string(what), "at most 1 MiB",
                  in->file_size ? std::to_string(*in->file_size) + " bytes" : "more than 1 MiB"};
@@ -123,7 +134,7 @@ FileResult<Pair> compare(std::string name, const std::string& pa, const std::str
   if (kind == Kind::Auto) {
     const bool ca = x->size() == kConfigSize, cb = y->size() == kConfigSize;
     if (ca != cb) return ca ? wrong_config_length(pb, y->size()) : wrong_config_length(pa, x->size());
-    kind = ca ? Kind::Config : Kind::Context;
+    kind = ca ? Kind::Config : pa.ends_with(".json") && pb.ends_with(".json") ? Kind::Bytes : Kind::Context;
   }
   Pair p{std::move(name), pa, pb, kind, {}, x->size(), y->size()};
   switch (kind) {
@@ -249,6 +260,12 @@ void add_diff(CLI::App& app, Run& run) {
     if (!set_a) return void(run.exit_code = fail_input(set_a.error(), a));
     const auto set_b = file_set(b);
     if (!set_b) return void(run.exit_code = fail_input(set_b.error(), b));
+    for (const std::string& p : {a, b}) {  // a path that is not there is named as such, not as a kind that differs
+      std::error_code ec;
+      if (p != "-" && !fs::exists(fs::symlink_status(p, ec))) {
+        return void(run.exit_code = fail_input(Error{Errc::Io, "", "a file or directory", "nothing there"}, p));
+      }
+    }
     if (set_a->has_value() != set_b->has_value()) {
       const std::string& dir = *set_a ? a : b;
       return void(run.exit_code = fail_input(Error{Errc::InvalidArgument, dir, "a file beside a file, or a directory (or manifest) beside another",

@@ -1,27 +1,64 @@
 #include "exit.h"
 
+#include <algorithm>
 #include <iostream>
 
 #include "neffbar/hex.h"
 
 namespace neffbar::cli {
 
+namespace {
+
+void put_hex(std::string& out, unsigned char c) {
+  out += "\\x";
+  out += kHexDigits[c >> 4];
+  out += kHexDigits[c & 0xF];
+}
+
+// The length of the well-formed UTF-8 sequence at the start of `s` (RFC 3629: no
+// overlong form, no surrogate, nothing past U+10FFFF), or 0.
+std::size_t utf8_length(std::string_view s) {
+  const auto at = [&](std::size_t i) { return static_cast<unsigned char>(s[i]); };
+  const auto cont = [&](std::size_t i) { return i < s.size() && (at(i) & 0xC0) == 0x80; };
+  const unsigned char c = at(0);
+  if (c < 0x80) return 1;
+  if (c >= 0xC2 && c <= 0xDF) return cont(1) ? 2 : 0;
+  if (c >= 0xE0 && c <= 0xEF) {
+    if (!cont(1) || !cont(2)) return 0;
+    if ((c == 0xE0 && at(1) < 0xA0) || (c == 0xED && at(1) > 0x9F)) return 0;
+    return 3;
+  }
+  if (c >= 0xF0 && c <= 0xF4) {
+    if (!cont(1) || !cont(2) || !cont(3)) return 0;
+    if ((c == 0xF0 && at(1) < 0x90) || (c == 0xF4 && at(1) > 0x8F)) return 0;
+    return 4;
+  }
+  return 0;
+}
+
+}  // namespace
+
 std::string escape(std::string_view text) {
   std::string out;
   out.reserve(text.size());
-  for (const char ch : text) {
-    const auto c = static_cast<unsigned char>(ch);
+  while (!text.empty()) {
+    const auto c = static_cast<unsigned char>(text[0]);
+    const std::size_t n = utf8_length(text);
     if (c == '\n') {
       out += "\\n";
     } else if (c == '\t') {
       out += "\\t";
-    } else if (c < 0x20 || c == 0x7F) {
-      out += "\\x";
-      out += kHexDigits[c >> 4];
-      out += kHexDigits[c & 0xF];
+    } else if (c == '\\') {
+      out += "\\\\";
+    } else if (n == 0 || c < 0x20 || c == 0x7F) {
+      put_hex(out, c);  // a control byte, or a byte that is not UTF-8
+    } else if (n == 2 && c == 0xC2 && static_cast<unsigned char>(text[1]) < 0xA0) {
+      put_hex(out, c);  // C1 controls, U+0080..U+009F (U+009B is CSI: a terminal's escape)
+      put_hex(out, static_cast<unsigned char>(text[1]));
     } else {
-      out += ch;
+      out.append(text.substr(0, n));
     }
+    text.remove_prefix(std::max<std::size_t>(n, 1));
   }
   return out;
 }

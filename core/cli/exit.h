@@ -18,8 +18,10 @@ enum class Exit : int { Ok = 0, Invalid = 1, Usage = 2, LintFound = 3, Failing =
 
 inline int code(Exit e) { return static_cast<int>(e); }
 
-// Control characters (C0, DEL) as \n, \t or \xNN, so that an error line stays one line
-// and a file name or JSON string cannot drive the terminal; other bytes pass unchanged.
+// Control characters (C0, DEL, and C1 as UTF-8) as \n, \t or \xNN, a backslash as \\,
+// and every byte that is not well-formed UTF-8 as \xNN, so that an error line stays one
+// line, a file name or JSON string cannot drive the terminal, and two different names
+// never print alike; other text passes unchanged.
 std::string escape(std::string_view text);
 
 // Writes "neffbar: [name: ]message" (escaped) and a newline to std::cerr.

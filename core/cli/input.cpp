@@ -145,6 +145,11 @@ Result<std::optional<ManifestAt>> find_manifest(const std::string& path) {
   const Result<std::string> text = read_json_text(manifest.string());
   if (!text) return text.error();
   Result<model::Manifest> m = model::read_manifest(*text);
+  // A directory's manifest.json without compose's format tag is another program's: the
+  // directory is a plain one, not a compose output.
+  if (!m && manifest.string() != path && m.error().where == "$.format" && m.error().got == "nothing") {
+    return std::optional<ManifestAt>();
+  }
   if (!m) {
     if (manifest.string() == path) return m.error();
     return Error{m.error().code, std::string(model::kManifestName) + ": " + m.error().where, m.error().expected, m.error().got};
@@ -158,7 +163,9 @@ Result<std::vector<std::string>> read_manifest_files(const ManifestAt& m) {
     const std::string path = (m.dir / e.file).string();
     const std::size_t limit = e.role == model::FileRole::Leader ? kConfigSize : kMaxJsonBytes;
     Result<Input> in = read_bounded(path, limit);
-    if (!in) return Error{in.error().code, path + ": " + in.error().where, in.error().expected, in.error().got};
+    if (!in) {
+      return Error{in.error().code, in.error().where.empty() ? path : path + ": " + in.error().where, in.error().expected, in.error().got};
+    }
     if (in->over_limit || (e.role == model::FileRole::Leader && in->data.size() != kConfigSize)) {
       return Error{Errc::WrongLength, path,
                    e.role == model::FileRole::Leader ? "a config image of 296 bytes (0x128)" : "a driver context of at most 1 MiB",

@@ -401,6 +401,9 @@ Status check_html_option(const CLI::App* cmd, const std::string& html, const Run
   if (cmd->count("--html") == 0) return {};
   if (html == "-") return Error{Errc::InvalidArgument, "--html", "a file (stdout carries the verdict)", "'-'"};
   if (html.empty()) return Error{Errc::InvalidArgument, "--html", "a file", "an empty path"};
+  if (run.to_stdout() && names_stdout(html)) {
+    return Error{Errc::InvalidArgument, "--html", "a file other than stdout (stdout carries the verdict)", "'" + html + "'"};
+  }
   if (!run.to_stdout() && same_output(html, run.output)) {
     return Error{Errc::InvalidArgument, "--html", "another file than -o's (the verdict's text)", "'" + html + "'"};
   }
@@ -486,7 +489,7 @@ void add_check_configs(CLI::App& app, Run& run) {
         if (!cfg) return void(run.exit_code = fail_input(cfg.error(), f));
         sc.configs.push_back(*cfg);
       }
-      title = "configs: " + std::to_string(sc.configs.size()) + " files, fabric " + std::string(fabric_name(sc.topo.fabric)) +
+      title = "configs: " + std::to_string(sc.configs.size()) + (sc.configs.size() == 1 ? " file" : " files") + ", fabric " + std::string(fabric_name(sc.topo.fabric)) +
               ", rounds=" + std::to_string(sc.topo.rounds) + " " + std::string(name(sc.hyp.compare)) + " dec=" +
               std::string(name(sc.hyp.dec)) + " " + std::string(name(sc.topo.lowering));
       gates = gate_clear(sc.configs, [&](std::size_t i) { return (*files)[i]; });
@@ -540,7 +543,8 @@ void add_compose(CLI::App& app, Run& run) {
     const Result<Scenario> s = to_scenario(*ca);
     if (!s) return void(run.exit_code = fail_usage(s.error()));
     if (run.to_stdout()) {
-      return void(run.exit_code = fail_usage(Error{Errc::InvalidArgument, "--output", "a directory (compose writes files)", "'-'"}));
+      return void(run.exit_code = fail_usage(Error{Errc::InvalidArgument, "--output", "a directory (compose writes files)",
+                                                   run.output.empty() ? "an empty path" : "'-'"}));
     }
     Result<std::vector<NamedFile>> files = composed_files(*s, *logs);
     if (!files) return void(run.exit_code = fail_usage(as_option(files.error())));

@@ -12,6 +12,7 @@
 #include <filesystem>
 #include <set>
 #include <system_error>
+#include <new>
 #include <variant>
 
 #include "input.h"
@@ -65,12 +66,24 @@ struct Resolved {
   bool magic = false;  // through /proc or /dev/fd: written in place through `path` as given
 };
 
+bool kernel_links(const std::string& p) { return p.starts_with("/proc/") || p.starts_with("/dev/fd/"); }
+
 std::variant<Resolved, std::string> resolve(const std::string& path) {
   std::string p = path;
   for (int hop = 0; hop <= 40; ++hop) {
-    if (p.starts_with("/proc/") || p.starts_with("/dev/fd/")) return Resolved{path, true};
     struct stat st {};
-    if (::lstat(p.c_str(), &st) != 0 || !S_ISLNK(st.st_mode)) return Resolved{p, false};
+    if (::lstat(p.c_str(), &st) != 0) {
+      // A new file: through /proc its folder is a kernel link (/proc/self/cwd), resolved
+      // as the kernel resolves it, so that the temporary goes where the file will be.
+      if (kernel_links(p)) {
+        std::error_code ec;
+        const fs::path real = fs::canonical(parent_of(p), ec);
+        if (!ec) return Resolved{(real / fs::path(p).filename()).string(), false};
+      }
+      return Resolved{p, false};
+    }
+    if (!S_ISLNK(st.st_mode)) return Resolved{p, false};
+    if (kernel_links(p)) return Resolved{p, true};  // /proc/self/fd/1: opened, never resolved by name
     std::string target(PATH_MAX, '\0');
     const ssize_t n = ::readlink(p.c_str(), target.data(), target.size());
     if (n < 0) return reason(errno);
@@ -86,6 +99,7 @@ struct FilePlan {
   std::string target;
   bool in_place = false, append = false;
   mode_t mode = 0;
+  std::optional<std::pair<uid_t, gid_t>> owner;  // an existing file's, kept where the process may
 };
 
 std::variant<FilePlan, std::string> plan_file(const std::string& path) {
@@ -98,11 +112,13 @@ std::variant<FilePlan, std::string> plan_file(const std::string& path) {
   struct stat st {};
   if (::stat(to.path.c_str(), &st) != 0) {
     if (to.magic) return reason(errno);  // a descriptor that is not open
-    return FilePlan{to.path, false, false, 0666 & ~current_umask()};
+    return FilePlan{to.path, false, false, 0666 & ~current_umask(), std::nullopt};
   }
   if (S_ISDIR(st.st_mode)) return std::string("Is a directory");
-  if (to.magic || !S_ISREG(st.st_mode)) return FilePlan{to.path, true, to.magic && S_ISREG(st.st_mode), 0};
-  return FilePlan{to.path, false, false, static_cast<mode_t>(st.st_mode & 07777)};
+  if (to.magic || !S_ISREG(st.st_mode)) return FilePlan{to.path, true, to.magic && S_ISREG(st.st_mode), 0, std::nullopt};
+  // A file the user may not write is not replaced behind its back (as `>` would refuse it).
+  if (::access(to.path.c_str(), W_OK) != 0) return reason(errno);
+  return FilePlan{to.path, false, false, static_cast<mode_t>(st.st_mode & 07777), std::pair{st.st_uid, st.st_gid}};
 }
 
 std::optional<std::string> write_in_place(const FilePlan& f, std::string_view data) {
@@ -113,27 +129,54 @@ std::optional<std::string> write_in_place(const FilePlan& f, std::string_view da
   return failed;
 }
 
-// Whether an existing directory may be replaced: empty, or compose's own output.  The
-// refusal says why.
-std::optional<std::string> refuse_replacing(const fs::path& dir) {
-  std::error_code ec;
-  if (fs::is_empty(dir, ec) && !ec) return std::nullopt;
-  const std::string manifest(model::kManifestName);
-  if (!fs::exists(dir / manifest, ec)) return "exists and holds no " + manifest + " (not a compose output): not replaced";
-  const Result<std::optional<ManifestAt>> m = find_manifest(dir.string());
-  if (!m || !*m) {
-    return "holds a " + manifest + " that is not compose's (" + (m ? std::string("unreadable") : m.error().message()) + "): not replaced";
-  }
-  std::set<std::string> own{manifest};
-  for (const model::ManifestEntry& e : (*m)->manifest.entries) {
+// The name of a temporary beside `path`: ".NAME.neffbar-XXXXXX", NAME cut so that the
+// whole stays within NAME_MAX (a 255-byte name is a legal output).
+std::string temporary_for(const std::string& path, std::string_view kind = "") {
+  const std::string base = fs::path(path).filename().string();
+  return parent_of(path) + "/." + base.substr(0, 200) + ".neffbar-" + std::string(kind) + "XXXXXX";
+}
+
+// The names compose writes for the entries of `m` (a manifest naming other files is not
+// compose's own output, whatever its format tag says), with the manifest's own.
+std::optional<std::set<std::string>> compose_names(const model::Manifest& m) {
+  std::set<std::string> own{std::string(model::kManifestName)};
+  for (const model::ManifestEntry& e : m.entries) {
+    const std::string want = e.role == model::FileRole::Leader ? model::leader_image_name(e.chip, e.leader.value_or(0))
+                                                                : model::context_name(e.chip);
+    if (e.file != want) return std::nullopt;
+    if (e.log && *e.log != want.substr(0, want.size() - 4) + ".json") return std::nullopt;
     own.insert(e.file);
     if (e.log) own.insert(*e.log);
   }
+  return own;
+}
+
+// Whether an existing directory may be replaced: empty, or provably compose's own
+// output (`names` gets the files it holds, for their removal).  The refusal says why.
+std::optional<std::string> refuse_replacing(const fs::path& dir, std::set<std::string>& names) {
+  std::error_code ec;
+  names.clear();
+  const fs::file_status st = fs::symlink_status(dir, ec);
+  if (!fs::is_directory(st)) return std::string("is no longer a directory: not replaced");
+  if (fs::is_empty(dir, ec) && !ec) return std::nullopt;
+  const std::string manifest(model::kManifestName);
+  if (!fs::exists(fs::symlink_status(dir / manifest, ec))) {
+    return "exists and holds no " + manifest + " (not a compose output): not replaced";
+  }
+  const Result<std::optional<ManifestAt>> m = find_manifest(dir.string());
+  if (!m || !*m) {
+    return "holds a " + manifest + " that is not compose's (" + (m ? std::string("no format tag") : m.error().message()) +
+           "): not replaced";
+  }
+  const std::optional<std::set<std::string>> own = compose_names((*m)->manifest);
+  if (!own) return "holds a " + manifest + " naming files compose does not write: not replaced";
   for (const auto& e : fs::directory_iterator(dir, ec)) {
     const std::string name = e.path().filename().string();
-    if (!own.contains(name) || !e.is_regular_file(ec) || e.is_symlink(ec)) {
+    std::error_code type;
+    if (!own->contains(name) || !fs::is_regular_file(fs::symlink_status(e.path(), type))) {
       return "holds '" + name + "', which compose did not write: not replaced";
     }
+    names.insert(name);
   }
   if (ec) return "cannot be read (" + ec.message() + "): not replaced";
   return std::nullopt;
@@ -155,17 +198,29 @@ std::optional<std::string> fill(const std::string& tmp, std::span<const model::N
   return fsync_path(tmp, O_RDONLY | O_DIRECTORY);
 }
 
-// A temporary made and waiting for its rename.
+// An output made as a temporary, then put in place by install() and kept by finish(), or
+// taken back by roll_back() (the old file or directory where it was).
 struct Staged {
   std::string name;  // the output as the command line named it (for the error line)
   std::string tmp, target;
-  bool directory = false, exchange = false;
+  bool directory = false, existed = false;
+  std::string backup;              // a file's old version, linked aside while it can come back
+  std::set<std::string> old_names;  // an old compose directory's files, removed by name only
+  bool installed = false;
 };
+
+// A directory of compose's, removed file by file (by the names it held when it was
+// checked): a file someone put there since stays, and so does the folder then.
+void remove_compose_dir(const std::string& dir, const std::set<std::string>& names) {
+  ::chmod(dir.c_str(), 0700);  // a write-protected old output of one's own
+  for (const std::string& n : names) ::unlink((dir + "/" + n).c_str());
+  ::rmdir(dir.c_str());
+}
 
 void discard(const Staged& s) {
   std::error_code ec;
   if (s.directory) {
-    fs::remove_all(s.tmp, ec);
+    fs::remove_all(s.tmp, ec);  // only what fill() made
   } else {
     ::unlink(s.tmp.c_str());
   }
@@ -173,14 +228,15 @@ void discard(const Staged& s) {
 
 std::variant<Staged, OutputError> stage_file(const std::string& name, const FilePlan& f, std::string_view data,
                                              SignalCleanup& cleanup) {
-  std::string tmp = parent_of(f.target) + "/." + f.target.substr(f.target.rfind('/') + 1) + ".neffbar-XXXXXX";
+  std::string tmp = temporary_for(f.target);
   const int fd = cleanup.make_temp_file(tmp);
   if (fd < 0) return OutputError{name, reason(errno)};
   std::optional<std::string> failed = write_all(fd, data);
   if (!failed && ::fchmod(fd, f.mode) != 0) failed = reason(errno);
+  if (!failed && f.owner) (void)::fchown(fd, f.owner->first, f.owner->second);  // kept where the process may
   if (!failed && ::fsync(fd) != 0) failed = reason(errno);
   if (::close(fd) != 0 && !failed) failed = reason(errno);
-  Staged s{name, tmp, f.target, false, false};
+  Staged s{name, tmp, f.target, false, f.owner.has_value(), {}, {}, false};
   if (failed) {
     discard(s);
     return OutputError{name, *failed};
@@ -199,13 +255,14 @@ std::variant<Staged, OutputError> stage_directory(const std::string& dir, std::s
   const fs::file_status st = fs::symlink_status(p, ec);
   const bool exists = fs::exists(st);
   if (exists && !fs::is_directory(st)) return OutputError{dir, "exists and is not a directory"};
+  std::set<std::string> names;
   if (exists) {
-    if (const auto refused = refuse_replacing(p)) return OutputError{dir, *refused};
+    if (const auto refused = refuse_replacing(p, names)) return OutputError{dir, *refused};
   }
   const mode_t mask = current_umask();
-  std::string tmp = (p.has_parent_path() ? p.parent_path().string() : ".") + "/." + base + ".neffbar-XXXXXX";
+  std::string tmp = temporary_for(path);
   if (!cleanup.make_temp_directory(tmp)) return OutputError{dir, reason(errno)};
-  Staged s{dir, tmp, path, true, exists};
+  Staged s{dir, tmp, path, true, exists, {}, std::move(names), false};
   std::optional<std::string> failed;
   if (::chmod(tmp.c_str(), 0777 & ~mask) != 0) failed = reason(errno);
   if (!failed) failed = fill(tmp, files, 0666 & ~mask, cleanup);
@@ -216,15 +273,52 @@ std::variant<Staged, OutputError> stage_directory(const std::string& dir, std::s
   return s;
 }
 
-// One rename each: a file over its target; a directory into a free name, or exchanged
-// with the old one (whose contents, now at the temporary's name, are then removed).
-std::optional<OutputError> install(const Staged& s) {
-  const int r = s.exchange ? ::renameat2(AT_FDCWD, s.tmp.c_str(), AT_FDCWD, s.target.c_str(), RENAME_EXCHANGE)
-                           : ::rename(s.tmp.c_str(), s.target.c_str());
+// One rename each: a file over its target (its old version first linked aside); a
+// directory into a free name, or exchanged with the old one, which must still be what
+// was checked (else it is exchanged back: a file put there meanwhile is never removed).
+std::optional<OutputError> install(Staged& s, SignalCleanup& cleanup) {
+  if (!s.directory && s.existed) {
+    s.backup = temporary_for(s.target, "old-");
+    const int fd = cleanup.make_temp_file(s.backup);
+    if (fd >= 0) ::close(fd);
+    if (fd < 0 || ::unlink(s.backup.c_str()) != 0 || ::link(s.target.c_str(), s.backup.c_str()) != 0) s.backup.clear();
+  }
+  const int r = s.directory && s.existed ? ::renameat2(AT_FDCWD, s.tmp.c_str(), AT_FDCWD, s.target.c_str(), RENAME_EXCHANGE)
+                                         : ::rename(s.tmp.c_str(), s.target.c_str());
   if (r != 0) return OutputError{s.name, reason(errno)};
-  if (s.exchange) discard(s);
-  if (const auto failed = fsync_path(parent_of(s.target), O_RDONLY | O_DIRECTORY)) return OutputError{s.name, *failed};
+  s.installed = true;
+  if (s.directory && s.existed) {
+    std::set<std::string> now;
+    if (const auto refused = refuse_replacing(s.tmp, now); refused || now != s.old_names) {
+      return OutputError{s.name, "changed while compose wrote it: not replaced"};  // roll_back() exchanges it back
+    }
+  }
   return std::nullopt;
+}
+
+// Takes an installed output back: the old file or directory where it was.
+void roll_back(Staged& s) {
+  if (!s.installed) return discard(s);
+  if (s.directory) {
+    if (s.existed) {
+      ::renameat2(AT_FDCWD, s.tmp.c_str(), AT_FDCWD, s.target.c_str(), RENAME_EXCHANGE);
+    } else {
+      ::rename(s.target.c_str(), s.tmp.c_str());
+    }
+    return discard(s);
+  }
+  if (!s.backup.empty()) {
+    ::rename(s.backup.c_str(), s.target.c_str());
+  } else if (!s.existed) {
+    ::unlink(s.target.c_str());
+  }
+}
+
+// Keeps an installed output: what it replaced is removed, the folder's entry synced.
+void finish(const Staged& s) {
+  if (s.directory && s.existed) remove_compose_dir(s.tmp, s.old_names);
+  if (!s.backup.empty()) ::unlink(s.backup.c_str());
+  (void)fsync_path(parent_of(s.target), O_RDONLY | O_DIRECTORY);
 }
 
 }  // namespace
@@ -255,6 +349,11 @@ bool same_output(const std::string& a, const std::string& b) {
   return !ea && !eb && pa == pb;
 }
 
+bool names_stdout(const std::string& path) {
+  struct stat out {}, st {};
+  return ::fstat(STDOUT_FILENO, &out) == 0 && ::stat(path.c_str(), &st) == 0 && out.st_dev == st.st_dev && out.st_ino == st.st_ino;
+}
+
 void Outputs::file(std::string path, std::string data) { files_.push_back({std::move(path), std::move(data)}); }
 
 void Outputs::directory(std::string path, std::vector<model::NamedFile> files) {
@@ -273,28 +372,34 @@ std::optional<OutputError> Outputs::commit() {
   SignalCleanup cleanup;
   std::vector<Staged> staged;
   std::optional<OutputError> failed;
-  const auto stage = [&](std::variant<Staged, OutputError> s) {
-    if (auto* e = std::get_if<OutputError>(&s)) return void(failed = std::move(*e));
-    staged.push_back(std::get<Staged>(std::move(s)));
-  };
-  for (std::size_t i = 0; i < files_.size() && !failed; ++i) {
-    if (!plans[i].in_place) stage(stage_file(files_[i].path, plans[i], files_[i].data, cleanup));
+  try {
+    const auto stage = [&](std::variant<Staged, OutputError> s) {
+      if (auto* e = std::get_if<OutputError>(&s)) return void(failed = std::move(*e));
+      staged.push_back(std::get<Staged>(std::move(s)));
+    };
+    for (std::size_t i = 0; i < files_.size() && !failed; ++i) {
+      if (!plans[i].in_place) stage(stage_file(files_[i].path, plans[i], files_[i].data, cleanup));
+    }
+    for (std::size_t i = 0; i < dirs_.size() && !failed; ++i) stage(stage_directory(dirs_[i].path, dirs_[i].files, cleanup));
+    // The renames, each old version kept aside until everything else has been written:
+    // a rename that fails (a mount point, a race) takes back the ones before it.
+    for (std::size_t i = 0; i < staged.size() && !failed; ++i) failed = install(staged[i], cleanup);
+    for (std::size_t i = 0; i < files_.size() && !failed; ++i) {
+      if (!plans[i].in_place) continue;
+      if (auto e = write_in_place(plans[i], files_[i].data)) failed = OutputError{files_[i].path, *e};
+    }
+    // stdout last: a command that failed prints nothing, and printed text cannot be taken back.
+    if (!failed && stdout_) {
+      if (auto e = write_stdout(*stdout_)) failed = OutputError{"stdout", *e};
+    }
+  } catch (const std::bad_alloc&) {
+    failed = OutputError{"output", "out of memory"};
   }
-  for (std::size_t i = 0; i < dirs_.size() && !failed; ++i) stage(stage_directory(dirs_[i].path, dirs_[i].files, cleanup));
-  for (std::size_t i = 0; i < files_.size() && !failed; ++i) {
-    if (!plans[i].in_place) continue;
-    if (auto e = write_in_place(plans[i], files_[i].data)) failed = OutputError{files_[i].path, *e};
-  }
-  if (!failed && stdout_) {
-    if (auto e = write_stdout(*stdout_)) failed = OutputError{"stdout", *e};
-  }
-  for (std::size_t i = 0; i < staged.size(); ++i) {
+  for (auto s = staged.rbegin(); s != staged.rend(); ++s) {
     if (failed) {
-      discard(staged[i]);
-    } else if (auto e = install(staged[i])) {
-      failed = std::move(e);
-      for (std::size_t k = i + 1; k < staged.size(); ++k) discard(staged[k]);
-      break;
+      roll_back(*s);
+    } else {
+      finish(*s);
     }
   }
   cleanup.forget_all();

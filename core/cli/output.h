@@ -42,6 +42,10 @@ class CapturedStdout {
 // or, when both exist, the same inode.
 [[nodiscard]] bool same_output(const std::string& a, const std::string& b);
 
+// Whether `path` is the file stdout is open on (/dev/stdout, /dev/fd/1, the file `>`
+// sent it to): the same inode as descriptor 1's.
+[[nodiscard]] bool names_stdout(const std::string& path);
+
 // An output that could not be written: its name (a path, or "stdout") and the reason.
 struct OutputError {
   std::string name;

@@ -11,7 +11,8 @@
 namespace neffbar::cli {
 namespace {
 
-constexpr std::array<int, 4> kSignals{SIGINT, SIGTERM, SIGHUP, SIGPIPE};
+// SIGXFSZ: a file past `ulimit -f`; SIGQUIT: ^\.
+constexpr std::array<int, 6> kSignals{SIGINT, SIGTERM, SIGHUP, SIGPIPE, SIGXFSZ, SIGQUIT};
 
 // The registered paths.  Changed only with kSignals blocked, so the handler never sees
 // a vector half-way through a change.

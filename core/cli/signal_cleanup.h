@@ -1,5 +1,5 @@
 // Temporaries that an interruption must not leave behind.  While a SignalCleanup lives,
-// SIGINT, SIGTERM, SIGHUP and SIGPIPE first remove every path registered with it (the
+// SIGINT, SIGTERM, SIGHUP, SIGPIPE, SIGXFSZ and SIGQUIT first remove every path registered with it (the
 // files, then the directories, each with one unlink/rmdir: async-signal-safe), then take
 // their default action (the process ends by that signal, as it would have).  A signal
 // ignored before it stays ignored.  The handlers before it are restored when it is

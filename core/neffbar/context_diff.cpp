@@ -59,8 +59,14 @@ std::vector<ContextDiff> diff_contexts(std::span<const std::uint8_t> a, std::spa
   std::vector<ContextDiff> out;
   const std::size_t end = std::max(a.size(), b.size());
   const auto differs = [&](std::size_t i) { return i >= a.size() || i >= b.size() || a[i] != b[i]; };
+  // A known field is one difference, whole, where either blob holds it whole; where
+  // neither does (both cut short inside it), its bytes are a run like any other.
+  const auto field_at = [&](std::size_t i) -> const ContextField* {
+    const ContextField* f = field_holding(i);
+    return f != nullptr && (value_at(a, *f) || value_at(b, *f)) ? f : nullptr;
+  };
   for (std::size_t i = 0; i < end;) {
-    if (const ContextField* f = field_holding(i)) {  // a known field is one difference, whole
+    if (const ContextField* f = field_at(i)) {
       const std::optional<std::uint64_t> x = value_at(a, *f), y = value_at(b, *f);
       bool any = false;
       for (std::size_t k = f->offset; k < f->offset + f->size && k < end; ++k) any = any || differs(k);
@@ -73,7 +79,7 @@ std::vector<ContextDiff> diff_contexts(std::span<const std::uint8_t> a, std::spa
       continue;
     }
     const std::size_t from = i;
-    while (i < end && differs(i) && field_holding(i) == nullptr) ++i;
+    while (i < end && differs(i) && field_at(i) == nullptr) ++i;
     out.push_back(ContextDiff{from, i - from, nullptr, std::nullopt, std::nullopt});
   }
   return out;

@@ -65,11 +65,22 @@ class KeyReader {
     }
     return f;
   }
-  [[nodiscard]] const std::optional<Error>& error() const { return error_; }
+  // A key read by other means than the readers above.
+  void known(const char* key) { read_.insert(key); }
+  // The first error, or else the first key of the object no reader asked for: a manifest
+  // is read whole, as the log is (an unknown key is a misspelt one, or another program's).
+  [[nodiscard]] std::optional<Error> error() const {
+    if (error_) return error_;
+    for (const auto& [key, value] : o_.items()) {
+      if (!read_.contains(key)) return Error{Errc::UnknownKey, at_ + "." + key, "", ""};
+    }
+    return std::nullopt;
+  }
 
  private:
   const nlohmann::json* find(const char* key, const std::string& expected) {
     if (error_) return nullptr;
+    read_.insert(key);
     if (o_.contains(key)) return &o_[key];
     error_ = Error{Errc::MissingKey, at_ + "." + key, expected, "nothing"};
     return nullptr;
@@ -82,6 +93,7 @@ class KeyReader {
   const nlohmann::json& o_;
   std::string at_;
   std::optional<Error> error_;
+  std::set<std::string, std::less<>> read_;
 };
 
 }  // namespace
@@ -137,9 +149,14 @@ Result<Composition> composition_of(const Manifest& m, std::span<const std::strin
       // The lowering reads a done address for each of the manifest's leaders from it.
       const Result<std::vector<std::uint64_t>> done = leader_done_inc_addrs(c.contexts[e.chip].bytes);
       if (!done) return Error{done.error().code, e.file + ": " + done.error().where, done.error().expected, done.error().got};
-      if (done->size() < L) {
-        return Error{Errc::ShortContext, e.file + ": leader count @0x90", "at least " + std::to_string(L) + " (the manifest's leaders)",
+      // The context is the chip's as the manifest says it was composed: its leaders and host-CC.
+      if (done->size() != L) {
+        return Error{Errc::Conflict, e.file + ": leader count @0x90", std::to_string(L) + " (the manifest's leaders)",
                      std::to_string(done->size())};
+      }
+      if (const Result<bool> host_cc = is_host_cc(c.contexts[e.chip].bytes); !host_cc || *host_cc != m.topo.host_cc) {
+        return Error{Errc::Conflict, e.file + ": host_cc @0x231", m.topo.host_cc ? "1 (the manifest's host_cc: true)" : "not 1 (the manifest's host_cc: false)",
+                     host_cc ? std::string(*host_cc ? "1" : "not 1") : host_cc.error().message()};
       }
       has_context[e.chip] = true;
       continue;
@@ -190,6 +207,10 @@ Result<Manifest> read_manifest(std::string_view text) {
   if (!j.contains("format") || j["format"] != kManifestFormat) {
     return Error{Errc::OutOfRange, "$.format", std::string(kManifestFormat), j.contains("format") ? shown(j["format"]) : "nothing"};
   }
+  // Another program's manifest is told apart by its format tag first, then read whole.
+  for (const auto& [key, value] : j.items()) {
+    if (key != "format" && key != "options" && key != "files") return Error{Errc::UnknownKey, "$." + key, "", ""};
+  }
   if (!j.contains("options") || !j["options"].is_object()) return Error{Errc::MissingKey, "$.options", "an object", "nothing"};
   Manifest m;
   KeyReader o(j["options"], "$.options");
@@ -199,11 +220,11 @@ Result<Manifest> read_manifest(std::string_view text) {
   m.hyp = Hypotheses{o.choice<Compare>("compare"), o.choice<DecMode>("dec"), o.choice<Roles>("roles"),
                      o.choice<HostAddrs>("host_addrs"), o.flag("proxy")};
   m.guarantee = o.choice<GuaranteeMode>("guarantee");
-  if (o.error()) return *o.error();
+  if (const std::optional<Error> e = o.error()) return *e;
   if (!j.contains("files") || !j["files"].is_array()) return Error{Errc::MissingKey, "$.files", "an array", "nothing"};
   const std::uint32_t L = m.topo.leaders, N = m.topo.chips * m.topo.leaders;
   std::set<std::uint32_t> leaders, contexts;
-  std::set<std::string> names;
+  std::set<std::string> names{std::string(kManifestName)};  // no entry may be the manifest itself
   for (std::size_t i = 0; i < j["files"].size(); ++i) {
     const nlohmann::json& f = j["files"][i];
     const std::string at = "$.files[" + std::to_string(i) + "]";
@@ -215,7 +236,8 @@ Result<Manifest> read_manifest(std::string_view text) {
     e.chip = r.count("chip", Range{0, m.topo.chips - 1});
     if (f.contains("log")) e.log = r.file("log");
     if (e.role == FileRole::Leader) e.leader = r.count("leader", Range{0, L - 1});
-    if (r.error()) return *r.error();
+    if (e.role == FileRole::Leader) r.known("guarantee");
+    if (const std::optional<Error> err = r.error()) return *err;
     if (!names.insert(e.file).second) return Error{Errc::Conflict, at + ".file", "each file once", "'" + e.file + "' again"};
     if (e.log && !names.insert(*e.log).second) return Error{Errc::Conflict, at + ".log", "each file once", "'" + *e.log + "' again"};
     if (e.role == FileRole::DriverContext) {
@@ -232,6 +254,9 @@ Result<Manifest> read_manifest(std::string_view text) {
       const nlohmann::json& g = f["guarantee"][k];
       if (!g.is_number_unsigned() || g.get<std::uint64_t>() >= N) {
         return Error{Errc::OutOfRange, at + ".guarantee[" + std::to_string(k) + "]", "a leader 0.." + std::to_string(N - 1), shown(g)};
+      }
+      if (std::find(e.guarantee.begin(), e.guarantee.end(), g.get<std::uint32_t>()) != e.guarantee.end()) {
+        return Error{Errc::Conflict, at + ".guarantee[" + std::to_string(k) + "]", "each leader once", shown(g) + " again"};
       }
       e.guarantee.push_back(g.get<std::uint32_t>());
     }

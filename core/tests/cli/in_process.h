@@ -1,5 +1,5 @@
-// The CLI in process for the laws of this folder (diff_law_test.cpp,
-// manifest_law_test.cpp): a command line run through neffbar::cli::run (what main()
+// The CLI in process for the laws of this folder (chart_law_test.cpp,
+// diff_law_test.cpp, manifest_law_test.cpp): a command line run through neffbar::cli::run (what main()
 // calls) with std::cout and std::cerr caught, compose's options drawn by rapidcheck as
 // the words a user types, and a scratch directory per test binary.
 #pragma once

@@ -22,6 +22,7 @@ enum class CliObject : std::uint8_t {
   OutExisting,  // -o an existing file (mode 0640)
   OutBusy,      // -o a folder that holds a file and no manifest.json (not compose's)
   OutCompose,   // -o a copy of @compose: an earlier compose's output
+  OutLink,      // -o a symbolic link (a relative one) to an existing file beside it
   // The reference's files, made once a process by running compose in process; read only.
   Config,          // one leader's image (@compose's chip00_leader0.bin)
   Log,             // its full JSON log (@compose-logs' chip00_leader0.json)
@@ -43,7 +44,7 @@ namespace neffbar {
 template <>
 struct EnumNames<fuzz::CliObject> {
   using O = fuzz::CliObject;
-  static constexpr NameTable<O, 25> table{{{O::Dir, "@dir"},
+  static constexpr NameTable<O, 26> table{{{O::Dir, "@dir"},
                                            {O::Missing, "@missing"},
                                            {O::Null, "@null"},
                                            {O::Zero, "@zero"},
@@ -55,6 +56,7 @@ struct EnumNames<fuzz::CliObject> {
                                            {O::OutExisting, "@out-existing"},
                                            {O::OutBusy, "@out-busy"},
                                            {O::OutCompose, "@out-compose"},
+                                           {O::OutLink, "@out-link"},
                                            {O::Config, "@config"},
                                            {O::Log, "@log"},
                                            {O::Compose, "@compose"},

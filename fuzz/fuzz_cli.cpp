@@ -32,6 +32,7 @@
 //   @out-file  a file that does not exist yet  @out-existing  an existing file (0640)
 //   @out-busy  a folder holding a file and no manifest.json (compose refuses it)
 //   @out-compose  a copy of @compose (an earlier compose's output, which compose replaces)
+//   @out-link  a symbolic link to a file beside it (the result goes where it points)
 // The reference's files, made once a process by running `compose` in process
 // (Reference below) and never written: @config one leader's image, @log its full JSON
 // log, @compose the output of `compose --chips 2 --leaders 2 --host-cc`, @compose-logs
@@ -434,6 +435,13 @@ std::optional<std::string> output(neffbar::fuzz::CliObject o) {
       const fs::path p = scratch() / "composed";
       std::error_code named_twice;  // made already for an earlier word of the input
       if (!fs::exists(p, named_twice)) fs::copy(Reference::get().path(O::Compose), p, fs::copy_options::recursive);
+      return p.string();
+    }
+    case O::OutLink: {
+      const fs::path p = scratch() / "link";
+      write_file(scratch() / "linked", "an earlier result\n");
+      std::error_code named_twice;
+      fs::create_symlink("linked", p, named_twice);
       return p.string();
     }
     default: return std::nullopt;

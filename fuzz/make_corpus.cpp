@@ -452,6 +452,10 @@ void write_cli(const fs::path& out, const std::vector<Composition>& comps) {
       "check\n--chips\n4\n--leaders\n4\n--rounds\n2\n--engine\nexplicit\n--no-por\n--no-symmetry\n--no-reduce\n--progress",
       "check\n--chips\n8\n--leaders\n3\n--host-cc\n--engine\nexplicit\n--max-memory\n1M",
       "check\n--chips\n64\n--leaders\n4\n--rounds\n1000\n--engine\nexplicit",
+      // An output through a symbolic link; a word of every UTF-8 length, and bytes that
+      // are not UTF-8 or are C1 controls, which the error line escapes.
+      "decode\n-\n@out-link", "compose\n--chips\n1\n@out-link", "check\n--chips\n2\n--leaders\n2\n--html\n@out-link",
+      "d\xC3\xA9" "code\xE2\x82\xAC\xF0\x9F\x98\x80\xE0\x80x\xED\xA0x\xF0\x80x\xF4\x90x\xC2\x9Bx\xE2x\xF0\x9Fx\xFF",
       // A manifest on stdin, the compose files beside it: the manifest reader on every mutant.
       with_stdin("check-configs\n@fifo-compose", manifest), with_stdin("diff\n@fifo-compose\n@compose", manifest),
       with_stdin("check-configs\n@fifo-compose", "{}")};

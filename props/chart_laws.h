@@ -229,7 +229,8 @@ inline void sequence_chart_reads_back(const ChartInput& in, const ChartPageFn& p
   const std::string title = "chart " + std::string(kHostileText[in.title]);
   const std::string sentence = std::string(verdict_name(c.kind)) + ": " + c.what + std::string(kHostileText[in.sentence]);
   const std::string page = page_of(sys, c, title, sentence, in.failure);
-  j.tags(c.trace.empty() ? "no counterexample" : verdict_name(c.kind), in.composed ? "composed" : "arbitrary");
+  j.tags(c.trace.empty() ? "no counterexample" : verdict_name(c.kind), in.composed ? "composed" : "arbitrary",
+         sys.procs.size() > 16 ? "opens folded" : "opens unfolded");
 
   try {
     chart_data_reads(read_script_json(page, "<script type=\"application/json\" id=\"data\">", j), sys, c, title, sentence, j);

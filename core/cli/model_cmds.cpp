@@ -448,6 +448,14 @@ Status from_manifest(const ManifestAt& m, const CLI::App* cc, Scenario& sc) {
   if (cc->count("--compare") > 0) h.compare = sc.hyp.compare;
   if (cc->count("--dec") > 0) h.dec = sc.hyp.dec;
   if (cc->count("--guarantee") == 0) sc.run.check.guarantee = m.manifest.guarantee;
+  if (t.lowering != m.manifest.topo.lowering) {
+    // The declared guarantees depend on the lowering (the composer's tier wiring: table
+    // guarantees a tier partner's same leader, the others every leader of that chip), so
+    // under another lowering they are the ones the composer declares under it.
+    const Result<Composition> declared = compose(t);
+    if (!declared) return declared.error();
+    comp->guarantee = declared->guarantee;
+  }
   comp->topo = t;
   sc.topo = t;
   sc.hyp = h;
@@ -464,7 +472,8 @@ void add_check_configs(CLI::App& app, Run& run) {
                                 "compose's directory or manifest (its topology, host leg and options)");
   cc->add_option("FILE", *files,
                  "Config images (0x128 bytes each), or one directory or manifest.json that compose wrote (its options "
-                 "are the defaults; --fabric, --rounds, --lowering, --compare, --dec, --guarantee given here replace them)")
+                 "are the defaults; --fabric, --rounds, --lowering, --compare, --dec, --guarantee given here replace them; "
+                 "another --lowering also brings the guarantees the composer declares under it)")
       ->required();
   cc->add_option("--fabric", b->fabric, enum_choices<Fabric>() + ": the table that gives each step's operation")->capture_default_str();
   add_model_options(cc, *b);

@@ -17,6 +17,7 @@
 #include <rapidcheck.h>
 
 #include "app.h"
+#include "run_in_process.h"
 #include "neffbar/model/engines/explicit/nauty/nauty_automorphisms.h"
 #include "neffbar/model/scenarios/scenario.h"
 
@@ -27,27 +28,8 @@ namespace fs = std::filesystem;
 // As main() does: check-configs finds a symmetry with nauty where it has no hints.
 [[maybe_unused]] inline const bool kNautyRegistered = (model::use_nauty_automorphisms(), true);
 
-struct Ran {
-  int code = -1;
-  std::string out, err;
-};
-
-inline Ran run_cli(std::vector<std::string> words) {
-  words.insert(words.begin(), "neffbar");
-  std::vector<char*> argv;
-  for (std::string& w : words) argv.push_back(w.data());
-  argv.push_back(nullptr);
-  std::ostringstream out, err;
-  std::streambuf* saved_out = std::cout.rdbuf(out.rdbuf());
-  std::streambuf* saved_err = std::cerr.rdbuf(err.rdbuf());
-  Ran r;
-  r.code = run(static_cast<int>(words.size()), argv.data());
-  std::cout.rdbuf(saved_out);
-  std::cerr.rdbuf(saved_err);
-  r.out = out.str();
-  r.err = err.str();
-  return r;
-}
+using in_process::Ran;
+using in_process::run_cli;
 
 // A directory of its own, removed at the end: in memory where the machine has /dev/shm
 // (compose fsyncs every file it writes: on a disk that is most of a case's time).

@@ -15,6 +15,7 @@
 #include <nlohmann/json.hpp>
 
 #include "app.h"
+#include "run_in_process.h"
 #include "neffbar/model/engines/explicit/nauty/nauty_automorphisms.h"
 
 namespace neffbar::cli {
@@ -38,18 +39,10 @@ Answer run_cut(std::vector<std::string> words, std::uint64_t cut_at) {
     ++*past;
     return 1e9;
   };
-  words.insert(words.begin(), "neffbar");
-  std::vector<char*> argv;
-  for (std::string& w : words) argv.push_back(w.data());
-  argv.push_back(nullptr);
-  std::ostringstream out, err;
-  std::streambuf* saved_out = std::cout.rdbuf(out.rdbuf());
-  std::streambuf* saved_err = std::cerr.rdbuf(err.rdbuf());
+  const in_process::Ran r = in_process::run_cli(std::move(words), clock);
   Answer a;
-  a.code = run(static_cast<int>(words.size()), argv.data(), clock);
-  std::cout.rdbuf(saved_out);
-  std::cerr.rdbuf(saved_err);
-  a.out = nlohmann::json::parse(out.str(), nullptr, false);
+  a.code = r.code;
+  a.out = nlohmann::json::parse(r.out, nullptr, false);
   a.reads = *reads;
   a.after_cut = *past > 0 ? *past - 1 : 0;
   return a;

@@ -402,7 +402,12 @@ std::optional<OutputError> Outputs::commit() {
       finish(*s);
     }
   }
-  cleanup.forget_all();
+  // A failure leaves no temporary, whatever the steps above could not take back.
+  if (failed) {
+    cleanup.remove_all();
+  } else {
+    cleanup.forget_all();
+  }
   return failed;
 }
 

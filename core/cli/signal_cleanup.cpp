@@ -103,4 +103,11 @@ void SignalCleanup::forget_all() {
   g_dirs->clear();
 }
 
+void SignalCleanup::remove_all() {
+  const Blocked blocked;
+  remove_all_registered();
+  g_files->clear();
+  g_dirs->clear();
+}
+
 }  // namespace neffbar::cli

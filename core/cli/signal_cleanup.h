@@ -26,6 +26,10 @@ class SignalCleanup {
   void add_file(const std::string& path);
   // The paths are no longer temporaries (renamed into place, or removed): forgotten.
   void forget_all();
+  // What a signal does first, for a command that failed: every registered path that is
+  // still there removed (each one unlink/rmdir), then forgotten.  Only for paths that no
+  // longer name an output (after the outputs were taken back).
+  void remove_all();
 };
 
 }  // namespace neffbar::cli

@@ -33,6 +33,7 @@
 #include <string>
 #include <vector>
 
+#include "testing/program_ops.h"
 #include "neffbar/model/system/symmetry_hints.h"
 #include "neffbar/model/system/system.h"
 
@@ -173,7 +174,7 @@ System arbitrary_system(Pick&& pick, const ArbitraryShape& shape = {}) {
       std::vector<Instr> b = blocks[p];
       if (!periodic && pick(2) && !b.empty()) b.erase(b.begin() + pick(static_cast<std::uint32_t>(b.size())));
       for (Instr& in : b) in.round = static_cast<std::uint16_t>(periodic || pick(5) != 0 ? r : pick(R + 1));
-      s.procs[p].program.append(b);
+      append(s.procs[p].program, b);
     }
   }
   return s;

@@ -31,6 +31,7 @@
 #include <tuple>
 #include <vector>
 
+#include "testing/program_ops.h"
 #include "neffbar/model/system/system.h"
 #include "neffbar/model/system/verdict.h"
 
@@ -166,7 +167,7 @@ inline model::System first_rounds(const model::System& sys, std::uint32_t k) {
   for (model::Process& pr : out.procs) {
     std::size_t n = 0;
     while (n < pr.program.size() && pr.program[n].round < k) ++n;
-    pr.program.truncate(n);
+    pr.program = model::truncated(pr.program, n);
   }
   return out;
 }

@@ -7,6 +7,7 @@
 #include <random>
 
 #include "neffbar/model/engines/common/atomic_blocks.h"
+#include "testing/program_ops.h"
 
 namespace neffbar::model::detail {
 namespace {
@@ -42,7 +43,7 @@ TEST(AtomicBlocks, AgreeWithThePlainScanOverTheWrittenOutProgramAtEveryPc) {
       in.lane = static_cast<std::uint8_t>(mix == 1 ? 0 : mix == 2 ? 1 : mix == 3 ? rng() % 2 : rng() % 3);
     }
     const Program prog = Program::repeated(body, repeat);
-    const std::vector<Instr> w = prog.written_out();
+    const std::vector<Instr> w = written_out(prog);
     for (const bool reduce : {true, false}) {
       const AtomicBlocks blocks(prog, reduce, right, left);
       for (std::uint32_t pc = 0; pc < w.size(); ++pc) {

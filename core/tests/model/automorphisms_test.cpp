@@ -25,6 +25,8 @@
 #include "testing/arbitrary_system.h"
 #include "testing/reference_checker.h"
 #include "testing/reference_report.h"
+#include "testing/program_ops.h"
+#include "testing/symmetry_inspector.h"
 
 namespace neffbar::model {
 namespace {
@@ -94,10 +96,10 @@ void expect_canonical_on_orbits(const Symmetry& s, std::uint32_t procs, std::uin
     std::vector<std::uint16_t> x(procs);
     for (auto& v : x) v = static_cast<std::uint16_t>(rng() % pcs);
     const std::vector<std::uint16_t> want = canon(x);
-    for (const std::vector<std::uint32_t>& k : s.images()) {
+    for (const std::vector<std::uint32_t>& k : SymmetryInspector::images(s)) {
       std::vector<std::uint16_t> y(procs);
       for (std::uint32_t p = 0; p < procs; ++p) y[k[p]] = x[p];
-      for (const std::vector<std::uint32_t>& c : s.classes()) {
+      for (const std::vector<std::uint32_t>& c : SymmetryInspector::classes(s)) {
         std::vector<std::uint16_t> vals;
         for (std::uint32_t q : c) vals.push_back(y[q]);
         std::shuffle(vals.begin(), vals.end(), rng);
@@ -168,8 +170,8 @@ TEST(AutomaticSymmetry, AgreesWithTheReferenceWithoutHints) {
       used += r.search().symmetry_used ? 1 : 0;
     }
     const std::optional<Symmetry> s = Symmetry::automatic(ac.sys, blocks_of(ac.sys), nauty());
-    moved_more += s && s->images().size() > 1 ? 1 : 0;
-    replayed_beyond += s && s->images().size() > 1 && ref.found_mask != 0 ? 1 : 0;
+    moved_more += s && SymmetryInspector::images(*s).size() > 1 ? 1 : 0;
+    replayed_beyond += s && SymmetryInspector::images(*s).size() > 1 && ref.found_mask != 0 ? 1 : 0;
   }
   std::cout << "compared " << compared << ", symmetry found in " << used << ", beyond swaps in " << moved_more
             << " (" << replayed_beyond << " with a counterexample replayed)\n";
@@ -242,7 +244,7 @@ TEST(AutomaticSymmetry, TwoCopiesAreOneClass) {
   for (const auto& gen : a->generators) EXPECT_TRUE(preserves(g, gen));
   const std::optional<Symmetry> s = Symmetry::automatic(sys, blocks, nauty());
   ASSERT_TRUE(s.has_value());
-  EXPECT_EQ(s->classes(), (std::vector<std::vector<std::uint32_t>>{{0, 2}}));
+  EXPECT_EQ(SymmetryInspector::classes(*s), (std::vector<std::vector<std::uint32_t>>{{0, 2}}));
   EXPECT_EQ(s->group_size(), 2u);
   // Canonical form: the class's pcs sorted, the others where they are.
   const std::vector<std::uint16_t> in{2, 1, 0};
@@ -282,8 +284,8 @@ TEST(AutomaticSymmetry, ASwapOfPairsIsAnImageNotAClass) {
             (std::vector<std::uint32_t>{1, 0, 3, 2}));
   const std::optional<Symmetry> s = Symmetry::automatic(sys, blocks, nauty());
   ASSERT_TRUE(s.has_value());
-  EXPECT_TRUE(s->classes().empty());
-  EXPECT_EQ(s->images(), (std::vector<std::vector<std::uint32_t>>{{0, 1, 2, 3}, {1, 0, 3, 2}}));
+  EXPECT_TRUE(SymmetryInspector::classes(*s).empty());
+  EXPECT_EQ(SymmetryInspector::images(*s), (std::vector<std::vector<std::uint32_t>>{{0, 1, 2, 3}, {1, 0, 3, 2}}));
   EXPECT_EQ(s->group_size(), 2u);
   std::vector<std::uint16_t> out(4);
   std::vector<std::uint32_t> perm(4);
@@ -317,8 +319,8 @@ TEST(AutomaticSymmetry, ARingIsReducedByItsRotations) {
   const std::vector<detail::AtomicBlocks> blocks = blocks_of(sys);
   const std::optional<Symmetry> s = Symmetry::automatic(sys, blocks, nauty());
   ASSERT_TRUE(s.has_value());
-  EXPECT_TRUE(s->classes().empty());
-  EXPECT_EQ(s->images().size(), N);
+  EXPECT_TRUE(SymmetryInspector::classes(*s).empty());
+  EXPECT_EQ(SymmetryInspector::images(*s).size(), N);
   EXPECT_EQ(s->group_size(), N);
   expect_canonical_on_orbits(*s, N, 4);
   CheckOptions o;
@@ -365,10 +367,10 @@ TEST(AutomaticSymmetry, ClassesAndImagesTogether) {
   const std::vector<detail::AtomicBlocks> blocks = blocks_of(sys);
   const std::optional<Symmetry> s = Symmetry::automatic(sys, blocks, nauty());
   ASSERT_TRUE(s.has_value());
-  EXPECT_EQ(s->classes(), (std::vector<std::vector<std::uint32_t>>{{1, 2}, {4, 5}}));
-  ASSERT_EQ(s->images().size(), 2u);
+  EXPECT_EQ(SymmetryInspector::classes(*s), (std::vector<std::vector<std::uint32_t>>{{1, 2}, {4, 5}}));
+  ASSERT_EQ(SymmetryInspector::images(*s).size(), 2u);
   EXPECT_EQ(s->group_size(), 8u);
-  const std::vector<std::uint32_t>& k = s->images()[1];
+  const std::vector<std::uint32_t>& k = SymmetryInspector::images(*s)[1];
   EXPECT_EQ(k[0], 3u);
   EXPECT_EQ(k[3], 0u);
   expect_canonical_on_orbits(*s, 6, 3);
@@ -389,8 +391,8 @@ TEST(AutomaticSymmetry, TheClassesAreClosedUnderTheOtherGenerators) {
   const Given finder({{1, 0, 2}, {1, 2, 0}});  // (0 1) and the 3-cycle (0 1 2)
   const std::optional<Symmetry> s = Symmetry::automatic(sys, blocks_of(sys), finder);
   ASSERT_TRUE(s.has_value());
-  EXPECT_EQ(s->classes(), (std::vector<std::vector<std::uint32_t>>{{0, 1, 2}}));
-  EXPECT_EQ(s->images().size(), 1u);
+  EXPECT_EQ(SymmetryInspector::classes(*s), (std::vector<std::vector<std::uint32_t>>{{0, 1, 2}}));
+  EXPECT_EQ(SymmetryInspector::images(*s).size(), 1u);
   EXPECT_EQ(s->group_size(), 6u);
   expect_canonical_on_orbits(*s, 3, 3);
 }
@@ -451,17 +453,17 @@ TEST(AutomaticSymmetry, TheGroupIsTheOneTheGeneratorsMake) {
     }
     EXPECT_EQ(s->group_size(), order) << "trial " << trial;
     std::vector<std::uint32_t> class_of(n, n);
-    for (std::uint32_t c = 0; c < s->classes().size(); ++c) {
-      for (std::uint32_t p : s->classes()[c]) class_of[p] = c;
+    for (std::uint32_t c = 0; c < SymmetryInspector::classes(*s).size(); ++c) {
+      for (std::uint32_t p : SymmetryInspector::classes(*s)[c]) class_of[p] = c;
     }
     for (const auto& k : gens) {
-      for (const auto& c : s->classes()) {
+      for (const auto& c : SymmetryInspector::classes(*s)) {
         for (std::uint32_t p : c) {
           EXPECT_EQ(class_of[k[p]], class_of[k[c[0]]]) << "trial " << trial << ": a class split by a generator";
         }
       }
     }
-    with_classes_and_images += !s->classes().empty() && s->images().size() > 1 ? 1 : 0;
+    with_classes_and_images += !SymmetryInspector::classes(*s).empty() && SymmetryInspector::images(*s).size() > 1 ? 1 : 0;
     expect_canonical_on_orbits(*s, n, 3);
   }
   std::cout << with_classes_and_images << " of " << trials << " groups with both classes and images\n";
@@ -488,8 +490,8 @@ TEST(AutomaticSymmetry, AtMostKMaxImagesCosets) {
   Deadline counting(1e9, [] { return 0.0; }, {}, /*cadence=*/1);
   const std::optional<Symmetry> s = Symmetry::automatic(sys12, blocks_of(sys12), Given(double_swaps(12)), nullptr, &counting);
   ASSERT_TRUE(s.has_value());
-  EXPECT_TRUE(s->classes().empty());
-  EXPECT_EQ(s->images().size(), 4096u);
+  EXPECT_TRUE(SymmetryInspector::classes(*s).empty());
+  EXPECT_EQ(SymmetryInspector::images(*s).size(), 4096u);
   EXPECT_EQ(s->group_size(), 4096u);
   EXPECT_GE(counting.reads(), 4096u * 12) << "a poll an image and generator";
   // Cut half-way (most reads are the enumeration's): no symmetry, and no read past the cut.
@@ -507,8 +509,8 @@ TEST(AutomaticSymmetry, AtMostKMaxImagesCosets) {
   std::swap(gens.back()[0], gens.back()[1]);
   const std::optional<Symmetry> h = Symmetry::automatic(sys13, blocks_of(sys13), Given(gens));
   ASSERT_TRUE(h.has_value());
-  EXPECT_EQ(h->classes(), (std::vector<std::vector<std::uint32_t>>{{0, 1}}));
-  EXPECT_EQ(h->images().size(), 1u);
+  EXPECT_EQ(SymmetryInspector::classes(*h), (std::vector<std::vector<std::uint32_t>>{{0, 1}}));
+  EXPECT_EQ(SymmetryInspector::images(*h).size(), 1u);
   EXPECT_EQ(h->group_size(), 2u);
 }
 

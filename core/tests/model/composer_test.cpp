@@ -115,7 +115,7 @@ TEST(Lowering, HostCcMergesTheDoneSemaphores) {  // P7 by hand
     const System s = *lower(c, {});
     const Process& host = s.procs[2];
     const Process& leader = s.procs[0];
-    const std::uint32_t leader_done = leader.program.back().op.sema;
+    const std::uint32_t leader_done = leader.program[leader.program.size() - 1].op.sema;
     const std::uint32_t host_waits = host.program[2].op.sema;
     EXPECT_EQ(leader_done == host_waits, hcc);
     EXPECT_EQ(s.procs.size(), hcc ? 3u : 5u);  // + two proxies without host-CC

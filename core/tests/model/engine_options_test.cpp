@@ -18,6 +18,14 @@
 namespace neffbar::model {
 namespace {
 
+// The row of `flag`; nullptr when no engine option has that flag.
+const EngineOption* engine_option(std::string_view flag) {
+  for (const EngineOption& o : kEngineOptions) {
+    if (o.flag == flag) return &o;
+  }
+  return nullptr;
+}
+
 TEST(EngineOptions, EachFlagOnceAndFoundByName) {
   std::set<std::string_view> flags;
   for (const EngineOption& o : kEngineOptions) {

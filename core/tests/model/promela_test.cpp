@@ -9,6 +9,7 @@
 #include "hand_made.h"
 
 #include "neffbar/model/exports/promela.h"
+#include "testing/program_ops.h"
 
 namespace neffbar::model {
 namespace {
@@ -77,14 +78,14 @@ TEST(Promela, ARepeatedBodyIsOneLoopOverIt) {
   EXPECT_NE(spaced.find("arr[0 + rnd * 2] = 1"), std::string::npos) << spaced;
   // Written out: the same program held as one run, or processes with different counts.
   System once = repeated(2, 1);
-  for (Process& p : once.procs) p.program = Program(p.program.written_out());
+  for (Process& p : once.procs) p.program = Program(written_out(p.program));
   const std::string out = to_promela(once, false);
   EXPECT_EQ(out.find("rnd"), std::string::npos) << out;
   EXPECT_EQ(count(out, "L1: if"), 2u) << out;
   EXPECT_EQ(count(out, "L4: if"), 2u) << out;  // the second round's pc 1
   EXPECT_NE(out.find("arr[1] = 1"), std::string::npos) << out;  // p0's flag of round 1
   System mixed = repeated(2, 1);
-  mixed.procs[1].program = Program(mixed.procs[1].program.written_out());
+  mixed.procs[1].program = Program(written_out(mixed.procs[1].program));
   EXPECT_EQ(to_promela(mixed, false).find("rnd"), std::string::npos);
   // The same count of runs, but one process's run spans two rounds: no common loop.
   System spans = repeated(2, 2);

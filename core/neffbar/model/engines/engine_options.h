@@ -18,15 +18,15 @@
 
 namespace neffbar::model {
 
-// A set of engines, as bits of Engine.
+// A set of engines, as bits of Engine, made at compile time (the table's rows).
 class EngineSet {
  public:
-  constexpr EngineSet(std::initializer_list<Engine> engines) {
+  consteval EngineSet(std::initializer_list<Engine> engines) {
     for (Engine e : engines) bits_ |= bit(e);
   }
   [[nodiscard]] constexpr bool has(Engine e) const { return (bits_ & bit(e)) != 0; }
   // Every engine, those added later too: an option common to all engines.
-  static constexpr EngineSet all() {
+  static consteval EngineSet all() {
     EngineSet s{};
     s.bits_ = 0xFF;
     return s;
@@ -100,13 +100,5 @@ inline constexpr std::array kEngineOptions{
     EngineOption{"--no-por", "", nullptr, "Disable the partial-order reduction", kExplicitReaders, kExplicitOwner,
                  [](std::string_view, std::string_view, EngineOptions& o) { return (o.check.por = false, Status{}); }},
 };
-
-// The row of `flag`; nullptr when no engine option has that flag.
-constexpr const EngineOption* engine_option(std::string_view flag) {
-  for (const EngineOption& o : kEngineOptions) {
-    if (o.flag == flag) return &o;
-  }
-  return nullptr;
-}
 
 }  // namespace neffbar::model

@@ -6,16 +6,16 @@
 //
 // Instruction pc is body[pc % body.size()], its round moved on by (pc / body.size()) *
 // body_rounds: the body spans rounds 0..body_rounds-1 and iteration i runs them as
-// rounds i*body_rounds... .  Nothing is written out; written_out() gives the plain
-// vector for the tests that compare the two.
+// rounds i*body_rounds... .  Nothing is written out.  The library builds a body
+// instruction by instruction, then repeats it; the tests' other edits (append, cut,
+// write out, compare) are in core/testing/program_ops.h.
 #pragma once
 
 #include <cassert>
 #include <cstddef>
 #include <cstdint>
-#include <initializer_list>
 #include <iterator>
-#include <span>
+#include <utility>
 #include <vector>
 
 #include "neffbar/semaphore.h"
@@ -37,7 +37,6 @@ class Program {
  public:
   Program() = default;
   Program(std::vector<Instr> body) : body_(std::move(body)) {}  // NOLINT: a vector is a program run once
-  Program(std::initializer_list<Instr> body) : body_(body) {}
 
   // The body, run `repeat` times, each run `body_rounds` rounds later than the one before.
   [[nodiscard]] static Program repeated(std::vector<Instr> body, std::uint32_t repeat, std::uint16_t body_rounds = 1) {
@@ -48,7 +47,6 @@ class Program {
   }
 
   [[nodiscard]] std::size_t size() const { return body_.size() * repeat_; }
-  [[nodiscard]] bool empty() const { return size() == 0; }
   [[nodiscard]] Instr operator[](std::size_t pc) const {
     if (repeat_ == 1) return body_[pc];
     const std::size_t n = body_.size();
@@ -56,7 +54,6 @@ class Program {
     in.round = static_cast<std::uint16_t>(in.round + pc / n * body_rounds_);
     return in;
   }
-  [[nodiscard]] Instr back() const { return (*this)[size() - 1]; }
 
   [[nodiscard]] const std::vector<Instr>& body() const { return body_; }
   [[nodiscard]] std::uint32_t repeat() const { return repeat_; }
@@ -67,37 +64,6 @@ class Program {
   void push_back(const Instr& in) {
     assert(repeat_ == 1);
     body_.push_back(in);
-  }
-  void append(std::span<const Instr> ins) {
-    assert(repeat_ == 1);
-    body_.insert(body_.end(), ins.begin(), ins.end());
-  }
-  // The first n instructions (n <= size()): whole runs of the body stay a body.
-  void truncate(std::size_t n) {
-    if (!body_.empty() && n % body_.size() == 0) {
-      repeat_ = static_cast<std::uint32_t>(n / body_.size());
-      if (repeat_ == 0) body_.clear(), repeat_ = 1;
-      return;
-    }
-    std::vector<Instr> w = written_out();
-    w.resize(n);
-    *this = Program(std::move(w));
-  }
-
-  [[nodiscard]] std::vector<Instr> written_out() const {
-    std::vector<Instr> w;
-    w.reserve(size());
-    for (std::size_t pc = 0; pc < size(); ++pc) w.push_back((*this)[pc]);
-    return w;
-  }
-
-  // The same instructions, however they are held.
-  friend bool same_instructions(const Program& a, const Program& b) {
-    if (a.size() != b.size()) return false;
-    for (std::size_t pc = 0; pc < a.size(); ++pc) {
-      if (!(a[pc] == b[pc])) return false;
-    }
-    return true;
   }
 
   class const_iterator {

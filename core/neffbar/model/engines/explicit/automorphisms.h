@@ -23,12 +23,16 @@ struct Automorphisms {
 
 class AutomorphismFinder {
  public:
-  virtual ~AutomorphismFinder() = default;
   [[nodiscard]] virtual std::string_view name() const = 0;
   // Generators of the group of colour-preserving automorphisms of g; nullopt when the
   // tool fails (its message is its own) or the deadline expires (polled once a node of
   // the tool's search tree).
   [[nodiscard]] virtual std::optional<Automorphisms> find(const ColouredGraph& g, Deadline* deadline = nullptr) const = 0;
+
+ protected:
+  // Not destroyed through this type (CheckOptions holds a finder it does not own), so
+  // not virtual.
+  ~AutomorphismFinder() = default;
 };
 
 // The finder CheckOptions starts from (nullptr until a main() sets one).

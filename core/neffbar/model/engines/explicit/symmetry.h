@@ -67,11 +67,9 @@ class Symmetry {
     return automatic_ ? images_.size() * std::uint64_t{procs_}
                       : translations_.size() * (procs_ + std::uint64_t{2} * chips_ * leaders_);
   }
-  // The classes of interchangeable processes (automatic(); empty for the hints' group).
-  [[nodiscard]] const std::vector<std::vector<std::uint32_t>>& classes() const { return classes_; }
-  // automatic(): one process permutation per coset of the classes' group (images[0] is
-  // the identity); k[p] = where process p goes.
-  [[nodiscard]] const std::vector<std::vector<std::uint32_t>>& images() const { return images_; }
+  // The tests read classes_ and images_ (core/testing/symmetry_inspector.h); nothing
+  // else needs them.
+  friend struct SymmetryInspector;
   // More cosets than this cost more per state than they save (work() is polled per state).
   static constexpr std::size_t kMaxImages = 4096;
 
@@ -80,6 +78,9 @@ class Symmetry {
   std::vector<std::int32_t> leader_proc_, proxy_proc_;
   std::vector<std::uint32_t> translations_;
   bool automatic_ = false;
+  // automatic(): the classes of interchangeable processes (empty for the hints' group),
+  // and one process permutation per coset of the classes' group (images_[0] is the
+  // identity; k[p] = where process p goes).
   std::vector<std::vector<std::uint32_t>> classes_, images_;
   void sort_classes(std::span<std::uint16_t> pcs, std::span<std::uint32_t> sigma) const;
   // Scratch buffers (canonicalize runs millions of times; one checker per thread).

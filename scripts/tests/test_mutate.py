@@ -991,3 +991,21 @@ def test_since_sample_runs_n_of_the_added_lines_mutants(tmp_path, monkeypatch):
     text = (tmp_path / "report.md").read_text()
     assert rc == 0 and len(ran) == 3 and len(set(ran)) == 3, (rc, ran)
     assert "SAMPLED: 3 drawn" in text and "not run yet" not in text, text.splitlines()[2:3]
+
+
+def test_mutants_run_with_dev_read_only():
+    """A mutant's build and tests run with /dev read-only (scripts/lib/readonly-dev): as
+    root, a mutant of the CLI's output once renamed a temporary over /dev/full.  The
+    devices still work: /dev/full refuses, /dev/null takes."""
+    probe = Path("/dev/neffbar-mutant-probe")
+    t = trees.Trees.__new__(trees.Trees)
+    try:
+        code = t.run(["sh", "-c", f"touch {probe}"])
+        assert not probe.exists(), "a mutant created a file in /dev"
+        if os.geteuid() == 0:
+            assert code != 0
+    finally:
+        if probe.exists():
+            probe.unlink()
+    assert t.run(["sh", "-c", "printf x > /dev/full"]) != 0
+    assert t.run(["sh", "-c", "printf x > /dev/null"]) == 0

@@ -13,6 +13,8 @@ from pathlib import Path
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))))  # scripts/: lib's parent
 from lib.mutation.settings import HARNESS_TESTS, ROOT  # noqa: E402
 
+READONLY_DEV = ROOT / "scripts" / "lib" / "readonly-dev"
+
 
 def ctest_pattern(names):
     """A ctest -R pattern matching exactly these test names."""
@@ -25,9 +27,11 @@ class Trees:
     time them."""
 
     def run(self, cmd, timeout=None, log=None, env=None):
-        """Exit code, or 'timeout'.  The whole process group goes on timeout."""
+        """Exit code, or 'timeout'.  The whole process group goes on timeout.  Every build
+        and test of a mutant runs with /dev read-only (scripts/lib/readonly-dev): as root,
+        a mutant of the CLI's output once renamed a temporary over /dev/full."""
         with open(log or os.devnull, "w") as f:
-            p = subprocess.Popen(cmd, stdout=f, stderr=subprocess.STDOUT, start_new_session=True, env=env)
+            p = subprocess.Popen([str(READONLY_DEV), *cmd], stdout=f, stderr=subprocess.STDOUT, start_new_session=True, env=env)
             try:
                 return p.wait(timeout=timeout)
             except subprocess.TimeoutExpired:

@@ -23,6 +23,10 @@ NEFFBAR_PROG=${0##*/}
 NEFFBAR_ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 NEFFBAR_LOGS=out/logs
 cd "$NEFFBAR_ROOT"
+# One ccache for every build tree (build/*, mutate's trees under out/): paths under the
+# checkout hashed relative to it and the build directory left out of the hash, so a tree
+# elsewhere compiles from the others' objects.  A value already set (CI's) is kept.
+export CCACHE_BASEDIR=${CCACHE_BASEDIR:-$NEFFBAR_ROOT} CCACHE_NOHASHDIR=${CCACHE_NOHASHDIR:-1}
 
 show_help() {
   awk 'NR == 1 { next } !/^#/ { exit } { sub(/^# ?/, ""); print }' "$NEFFBAR_SCRIPT"

@@ -70,11 +70,12 @@ class Trees:
         if shutil.which("ccache"):  # restoring a mutated header is then a cache hit, not a rebuild
             common.append("-DCMAKE_CXX_COMPILER_LAUNCHER=ccache")
             os.environ.setdefault("CCACHE_BASEDIR", str(ROOT))  # the trees under out/ share one cache
+            os.environ.setdefault("CCACHE_NOHASHDIR", "1")  # with build/gcc's: -g's directory not hashed
         cmds = [["cmake", "-S", str(self.tree), "-B", str(self.gcc), *common, "-DCMAKE_CXX_COMPILER=g++-12",
                  "-DCMAKE_BUILD_TYPE=None", "-DCMAKE_CXX_FLAGS=-O1"]]
         if self.asan:
             cmds.append(["cmake", "-B", str(self.clang), *common, "-S", str(self.asan_tree), "-DCMAKE_CXX_COMPILER=clang++-14",
-                         "-DCMAKE_BUILD_TYPE=Debug", "-DNEFFBAR_SANITIZE=ON",  # as the asan preset: -O0
+                         "-DCMAKE_BUILD_TYPE=", "-DCMAKE_CXX_FLAGS=-O1 -gline-tables-only", "-DNEFFBAR_SANITIZE=ON",  # as the asan preset
                          "-DNEFFBAR_PROPS=OFF", "-DNEFFBAR_TESTS=OFF", "-DNEFFBAR_CLI=OFF"])
         for c in cmds:
             if self.run(c, log=self.out / "configure.log") != 0:  # e.g. a cache of another source dir

@@ -8,7 +8,6 @@
 
 #include <array>
 #include <cstdint>
-#include <initializer_list>
 #include <string>
 #include <string_view>
 
@@ -18,24 +17,16 @@
 
 namespace neffbar::model {
 
-// A set of engines, as bits of Engine, made at compile time (the table's rows).
-class EngineSet {
- public:
-  consteval EngineSet(std::initializer_list<Engine> engines) {
-    for (Engine e : engines) bits_ |= bit(e);
-  }
-  [[nodiscard]] constexpr bool has(Engine e) const { return (bits_ & bit(e)) != 0; }
-  // Every engine, those added later too: an option common to all engines.
-  static consteval EngineSet all() {
-    EngineSet s{};
-    s.bits_ = 0xFF;
-    return s;
-  }
-
- private:
-  static constexpr std::uint8_t bit(Engine e) { return static_cast<std::uint8_t>(1u << static_cast<unsigned>(e)); }
-  std::uint8_t bits_ = 0;
+// A set of engines, as bits of Engine.  Made by kEnginesOf<...> and kEveryEngine, which
+// are values, not functions: there is no code to run (nor a line to count) until has().
+struct EngineSet {
+  std::uint8_t bits = 0;
+  [[nodiscard]] constexpr bool has(Engine e) const { return ((bits >> static_cast<unsigned>(e)) & 1u) != 0; }
 };
+template <Engine... E>
+inline constexpr EngineSet kEnginesOf{static_cast<std::uint8_t>((0u | ... | (1u << static_cast<unsigned>(E))))};
+// Every engine, those added later too: an option common to all engines.
+inline constexpr EngineSet kEveryEngine{0xFF};
 
 // "300", "0.5", "1000000": digits and a point, never an exponent, as --help shows a
 // default and the option's parser reads it back.
@@ -73,11 +64,11 @@ struct EngineOption {
 };
 
 inline constexpr std::string_view kExplicitOwner = "the explicit search's option (--engine explicit or auto)";
-inline constexpr EngineSet kExplicitReaders{Engine::Explicit, Engine::Auto};  // auto: the explicit search decides what persistent cannot
+inline constexpr EngineSet kExplicitReaders = kEnginesOf<Engine::Explicit, Engine::Auto>;  // auto: the explicit search decides what persistent cannot
 
 inline constexpr std::array kEngineOptions{
     EngineOption{"--seed", "N", [] { return std::to_string(EngineOptions{}.seed); }, "Seed for --random",
-                 EngineSet{Engine::Random}, "random schedules (--random N or --engine random)",
+                 kEnginesOf<Engine::Random>, "random schedules (--random N or --engine random)",
                  [](std::string_view f, std::string_view t, EngineOptions& o) { return assign(o.seed, parse_count(f, t, 0, kU64Max)); }},
     EngineOption{"--max-states", "N", [] { return std::to_string(CheckOptions{}.max_states); }, "State budget",
                  kExplicitReaders, kExplicitOwner,
@@ -86,7 +77,7 @@ inline constexpr std::array kEngineOptions{
                  }},
     EngineOption{"--max-seconds", "SECONDS", [] { return decimal_text(CommonOptions{}.max_seconds); },
                  "Time budget in seconds, every engine and every phase (a decimal number > 0)",
-                 EngineSet::all(), "",
+                 kEveryEngine, "",
                  [](std::string_view f, std::string_view t, EngineOptions& o) { return assign(o.check.max_seconds, parse_seconds(f, t)); }},
     EngineOption{"--max-memory", "SIZE", [] { return std::string("auto"); },
                  "Memory budget of the explicit search: MiB, or with K|M|G|T (auto: 4G, at most a quarter of physical "

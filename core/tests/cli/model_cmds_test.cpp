@@ -711,6 +711,18 @@ TEST_F(ModelCmds, EnginesListsTheRegistryAndCheckFollowsIt) {
   ASSERT_EQ(js.exit_code, 0) << js.err;
   EXPECT_NE(js.out.find("\n  \"options\": ["), std::string::npos) << "indented by two, as every --json";
   const auto j = nlohmann::json::parse(js.out);
+  // The table's proves and answers columns say what --json's proves and qualified_only say.
+  for (const auto& e : j["engines"]) {
+    const std::string name = e["name"];
+    const std::size_t at = md.out.find("\n| " + name + " | ");
+    ASSERT_NE(at, std::string::npos) << name;
+    const std::string row = md.out.substr(at + 1, md.out.find('\n', at + 1) - at - 1);
+    EXPECT_EQ(row.find(" | yes, when no budget cut it | ") != std::string::npos, e["proves"].get<bool>()) << row;
+    EXPECT_EQ(row.find(" | no: its OK is NOT_REFUTED | ") != std::string::npos, !e["proves"].get<bool>()) << row;
+    EXPECT_EQ(row.find(" | the systems that qualify; the others are refused, naming why | ") != std::string::npos,
+              e["qualified_only"].get<bool>()) << row;
+    EXPECT_EQ(row.find(" | every system | ") != std::string::npos, !e["qualified_only"].get<bool>()) << row;
+  }
   ASSERT_EQ(j["engines"].size(), 3u);
   EXPECT_EQ(j["engines"][2]["name"], "random");
   EXPECT_FALSE(j["engines"][2]["proves"]);
@@ -733,6 +745,25 @@ TEST_F(ModelCmds, EnginesListsTheRegistryAndCheckFollowsIt) {
         EXPECT_EQ(r.exit_code, 2) << flag << " with " << engine;
         EXPECT_NE(r.err.find(flag), std::string::npos) << r.err;
       }
+    }
+  }
+}
+
+// check's and check-configs' --help give each engine option (flag or value) the help
+// `engines` gives it, after its flag, value name and default.
+TEST_F(ModelCmds, HelpGivesEachEngineOptionItsHelp) {
+  const auto j = nlohmann::json::parse(run("engines --json").out);
+  ASSERT_EQ(j["options"].size(), 7u);
+  for (const std::string command : {"check", "check-configs"}) {
+    const Outcome help = run(command + " --help");
+    ASSERT_EQ(help.exit_code, 0) << help.err;
+    for (const auto& o : j["options"]) {
+      const std::string flag = o["flag"], value = o["value"], deflt = o["default"], text = o["help"];
+      const std::string head = "\n  " + flag + (value.empty() ? "" : " " + value + "=" + deflt) + " ";
+      const std::size_t at = help.out.find(head);
+      ASSERT_NE(at, std::string::npos) << command << ": " << head << " in\n" << help.out;
+      const std::string line = help.out.substr(at + head.size(), help.out.find('\n', at + 1) - at - head.size());
+      EXPECT_EQ(line.substr(line.find_first_not_of(' ')), text) << command << " " << flag;
     }
   }
 }

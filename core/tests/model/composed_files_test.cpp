@@ -211,7 +211,7 @@ TEST(ComposedFiles, AManifestThatIsNoTopologyIsNamedByItsKey) {
       {[](nlohmann::json& j) { j.erase("format"); }, "$.format: expected neffbar-compose/1, got nothing"},
       {[](nlohmann::json& j) { j["format"] = 1; }, "$.format: expected neffbar-compose/1, got 1"},
       {[](nlohmann::json& j) { j["files"].erase(j["files"].begin()); }, "none for chip 0 leader 0"},
-      {[](nlohmann::json& j) { j["files"][1].erase("guarantee"); }, "$.files[1].guarantee"},
+      {[](nlohmann::json& j) { j["files"][1].erase("guarantee"); }, "$.files[1].guarantee: expected an array of leaders, got nothing"},
       {[](nlohmann::json& j) { j["files"].erase(j["files"].begin() + 3); }, "none for chip 1 leader 1"},
       {[](nlohmann::json& j) { j["files"][5]["chip"] = 0; }, "$.files[5]"},
       {[](nlohmann::json& j) { j["files"] = 3; }, "$.files"},

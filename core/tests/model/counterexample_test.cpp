@@ -8,6 +8,7 @@
 #include <gtest/gtest.h>
 
 #include <limits>
+#include <vector>
 
 #include "hand_made.h"
 #include "neffbar/model/system/counterexample.h"
@@ -55,6 +56,19 @@ TEST(Replay, NotReusableMustFinishEverybodyOffTheInitialValues) {
   // Finished, and every value back: nothing left over.
   const System back = make(1, {{inc(0)}, {wait(0)}});
   EXPECT_FALSE(replay(back, cex(Verdict::NotReusable, {{0, 0}, {1, 0}})));
+}
+
+// A NOT_REUSABLE's text names each semaphore off its initial value with its own value
+// and initial, in order, and none that is back.
+TEST(Residue, NamesEachSemaphoreOffItsInitialValueWithItsOwnValues) {
+  System sys = make(4, {{inc(1)}});
+  for (std::size_t i = 0; i < sys.semas.size(); ++i) sys.semas[i].initial = static_cast<std::int32_t>(10 * i);
+  const std::vector<std::int32_t> vals = {0, 11, 20, 33};
+  EXPECT_EQ(residue_what(sys, vals),
+            "all processes finished but semaphores are not back to their initial values: s1 = 11 (initial 10), s3 = 33 (initial 30)");
+  const std::vector<std::int32_t> first = {-1, 10, 20, 30};
+  EXPECT_EQ(residue_what(sys, first),
+            "all processes finished but semaphores are not back to their initial values: s0 = -1 (initial 0)");
 }
 
 TEST(Replay, UnsafeMustEndAtADepartBeforeTheCulpritArrived) {

@@ -187,6 +187,26 @@ TEST(Engines, ReductionsAgreeWithTheUnreducedSearch) {
   EXPECT_GT(sym_used, 100u);  // the symmetric cases really used the symmetry
 }
 
+// The reduce switch turns the partial-order reduction off too (por left at its
+// default): the search stores what it stores with every reduction off.
+TEST(Engines, ReduceOffUsesNoPartialOrderReduction) {
+  Topology t{2, 2, Fabric::Default, true, 1, Wiring::PerPeer, Lowering::Table};
+  const Lowered low = *lower_with_hints(*compose(t), {});
+  CheckOptions o;
+  o.symmetry = false;
+  o.collect_all = true;
+  const SearchStats por = check_explicit(low.system, o).search();
+  ASSERT_TRUE(por.por_used);
+  o.reduce = false;
+  const SearchStats off = check_explicit(low.system, o).search();
+  EXPECT_FALSE(off.por_used);
+  o.por = false;
+  const SearchStats none = check_explicit(low.system, o).search();
+  EXPECT_EQ(off.states, none.states);
+  EXPECT_EQ(off.transitions, none.transitions);
+  EXPECT_GT(off.states, por.states) << "the reductions reduce here, so the equality above says something";
+}
+
 TEST(Engines, SymmetryIsRefusedForAsymmetricSystems) {
   Topology t{2, 2, Fabric::Default, true, 1, Wiring::PerPeer, Lowering::Table};
   Composition comp = *compose(t);

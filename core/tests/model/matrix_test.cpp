@@ -4,6 +4,8 @@
 
 #include <string>
 
+#include <nlohmann/json.hpp>
+
 #include "neffbar/model/scenarios/matrix.h"
 #include "neffbar/model/scenarios/scenario.h"
 #include "neffbar/report/matrix_report.h"
@@ -26,6 +28,13 @@ TEST(Matrix, RowsSayWhetherTheGlobalPropertyHolds) {
   EXPECT_EQ(holds.global, GlobalStatus::Holds);
   EXPECT_TRUE(holds.counterexample.empty());
   EXPECT_EQ(holds.cex_steps, 0u);
+  // ... and so do its JSON rows, each its own.
+  const nlohmann::json js = nlohmann::json::parse(report::matrix_json({broken, holds}));
+  ASSERT_EQ(js.size(), 2u);
+  EXPECT_EQ(js[0]["global_property_holds"], false);
+  EXPECT_EQ(js[0]["global_property"], global_status_name(broken.global));
+  EXPECT_EQ(js[1]["global_property_holds"], true);
+  EXPECT_EQ(js[1]["global_property"], "holds");
 }
 
 // A row keeps its system and counterexample (for the grid's charts) only when asked:

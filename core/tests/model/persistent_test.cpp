@@ -251,6 +251,60 @@ TEST(Persistent, TheGlobalFindingIsTheOneOfTheFewestRounds) {
   expect_agree(s, "two global-only findings");
 }
 
+// The same two findings of a departer that guarantees nobody but itself: no candidate,
+// each is a global-only finding as it stands (Analysis::record), and the one reported is
+// the earlier (past the one whose increment is of round 1: the other one's releases p0
+// in round 0), whichever of p2 and p3 plays which part, so whichever is found first.
+TEST(Persistent, TheGlobalFindingWithoutGuaranteeIsTheOneOfTheFewestRounds) {
+  for (const std::uint32_t early : {2u, 3u}) {
+    const std::uint32_t late = 5 - early;
+    std::vector<std::vector<Instr>> progs = {{arrive(0), wait(0), wait(1), depart(0), wait(0, 1, 1, 1)}, {arrive(0), inc(1)}, {}, {}};
+    progs[early] = {arrive(0), inc(0)};
+    progs[late] = {arrive(0), inc(0, 1)};
+    const System s = make(2, progs, {{0}}, /*rounds=*/2);
+    const std::string what = "past p" + std::to_string(early) + " first";
+    for (bool all : {true, false}) {
+      const CheckResult r = persistent(s, all);
+      ASSERT_EQ(r.verdict, Verdict::GlobalUnsafe) << what << all;
+      EXPECT_EQ(r.broke_in_round, 1u) << what << all;
+      ASSERT_TRUE(r.cex.has_value()) << what << all;
+      expect_round0_finding_past(s, *r.cex, late);
+    }
+    expect_agree(s, what);
+  }
+}
+
+// A DEPART of a round past the system's rounds, which nobody arrives in: the UNSAFE names
+// the first member of the guarantee, as the explicit search does (p1, not p2).
+TEST(Persistent, ADepartPastTheRoundsNamesTheGuaranteesFirstMember) {
+  const System s = make(1,
+                        {{arrive(0), wait(0, 2, 2), depart(0), depart(1)},
+                         {arrive(0), inc(0)},
+                         {arrive(0), inc(0)}},
+                        {{0, 1, 2}}, /*rounds=*/1);
+  for (bool all : {true, false}) {
+    const CheckResult r = persistent(s, all);
+    ASSERT_EQ(r.verdict, Verdict::Unsafe) << all;
+    ASSERT_TRUE(r.cex.has_value()) << all;
+    EXPECT_EQ(r.cex->what, unsafe_what(s, 0, 1, 1)) << all;
+    EXPECT_TRUE(replay(s, *r.cex)) << format_counterexample(s, *r.cex);
+  }
+  const CheckResult e = check_explicit(s);
+  ASSERT_TRUE(e.cex.has_value());
+  EXPECT_EQ(e.cex->what, unsafe_what(s, 0, 1, 1));
+}
+
+// A system of zero rounds whose programs are a body repeated zero times (empty): nothing
+// runs, nothing is left over, OK (no round length to divide by zero).
+TEST(Persistent, ZeroRoundsOfEmptyProgramsIsOk) {
+  System s = make(2, {{}, {}}, {}, /*rounds=*/0);
+  for (std::uint32_t p = 0; p < 2; ++p) s.procs[p].program = Program::repeated({arrive(0), inc(p), wait(p), depart(0)}, 0);
+  ASSERT_EQ(s.procs[0].program.size(), 0u);
+  const CheckResult r = persistent(s);
+  EXPECT_EQ(r.verdict, Verdict::Ok);
+  EXPECT_TRUE(r.exact());
+}
+
 // With no UNSAFE, a candidate (a departer with a guarantee, global-only as it stands) and
 // a finding of a departer with no guarantee: p0 may leave round 0 before p3 arrives, and
 // p4, guaranteeing nobody, leaves round 1 before p1 arrives in it.  The earlier of the

@@ -10,6 +10,8 @@
 #include "hand_made.h"
 #include "neffbar/model/engines/common/compiled.h"
 #include "neffbar/model/engines/explicit/symmetry.h"
+#include "neffbar/model/frontend/composer.h"
+#include "neffbar/model/frontend/lowering.h"
 
 namespace neffbar::model {
 namespace {
@@ -80,6 +82,24 @@ TEST(Symmetry, IsAutomorphismWithHintsRefusesWhatTheyCannotRename) {
   Deadline later(1, [&] { return reads++ < 1 ? 0.0 : 2.0; }, {}, /*cadence=*/1);
   EXPECT_FALSE(is_automorphism(sys, hints, swap, {1, 0}, blocks, &later));
   EXPECT_GE(reads, 2u);
+}
+
+// The lowering's hints, where chips and leaders differ in number too: a leader-indexed
+// semaphore (per-peer wiring) names a leader of its own chip, renamed within the chip's
+// `leaders` slots, so detect() verifies the symmetry as on a square layout.
+TEST(Symmetry, DetectVerifiesTheHintsWhereChipsAndLeadersDiffer) {
+  for (const auto& [chips, leaders] : std::vector<std::pair<std::uint32_t, std::uint32_t>>{{2, 2}, {2, 4}, {4, 2}, {1, 3}}) {
+    for (const bool host_cc : {false, true}) {
+      const Topology t{chips, leaders, Fabric::Default, host_cc, 1, Wiring::PerPeer, Lowering::Table};
+      const Result<Composition> comp = compose(t);
+      ASSERT_TRUE(comp.ok()) << chips << "x" << leaders;
+      const Lowered low = *lower_with_hints(*comp, {});
+      ASSERT_FALSE(low.hints.leader_indexed.empty());
+      const std::optional<Symmetry> sym = Symmetry::detect(low.system, low.hints, blocks_of(low.system));
+      ASSERT_TRUE(sym.has_value()) << chips << "x" << leaders << " host_cc " << host_cc;
+      EXPECT_GT(sym->group_size(), 1u) << chips << "x" << leaders;
+    }
+  }
 }
 
 }  // namespace

@@ -301,7 +301,10 @@ def test_run(check, tmp):
     check("| 64x4 exact | ok | hierarchical host-CC: 1 round(s): OK exact=true" in text,
           "run: the 64x4 verdicts read from check --json")
     ran = read(steps) if os.path.exists(steps) else ""
-    check(not [c for c in ran.split("\n") if c.startswith("test")] and "| slow tests |" not in text
+    builds = [c for c in ran.split("\n") if c.startswith("cmake --build")]
+    check(len(builds) == 1 and builds[0].startswith("cmake --build --preset gcc") and builds[0].endswith("--target neffbar"),
+          f"run: the campaign builds the CLI alone (the unit tests are ./scripts/test's): {builds}")
+    check(not [c for c in ran.split("\n") if c.startswith("test ")] and "| slow tests |" not in text
           and "Not in the campaign: the OSS-Fuzz and AFL++ replica builds (`./scripts/test --slow`" in text,
           f"run: the replica builds are left to ./scripts/test --slow, and the summary says how to run them: {ran!r}")
     page = read(os.path.join(scratch.root, "out", "report.html"))
@@ -1032,7 +1035,7 @@ def run_fakes(scratch, tmp, failing=None):
     bin_dir = os.path.join(tmp, "fakebin")
     os.makedirs(bin_dir, exist_ok=True)
     calls, steps = os.path.join(tmp, "neffbar.calls"), os.path.join(tmp, "steps.calls")
-    write(os.path.join(bin_dir, "cmake"), '#!/bin/sh\n[ "$1" = -P ] && echo "decode json"\nexit "${FAKE_BUILD_RC:-0}"\n', 0o755)
+    write(os.path.join(bin_dir, "cmake"), f'#!/bin/sh\necho "cmake $*" >> {steps}\n[ "$1" = -P ] && echo "decode json"\nexit "${{FAKE_BUILD_RC:-0}}"\n', 0o755)
     no_deps(scratch)
     for name, body in RUN_STEPS:
         fail = "exit 1\n" if name == failing else ""

@@ -3,6 +3,7 @@
 
 #include <iostream>
 #include <new>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -106,15 +107,12 @@ int run(int argc, char** argv, model::SecondsClock clock) {
                     "default: stdout");
   }
   if (argc > 1 && argv[1][0] != '-' && !known_command(app, argv[1])) return code(Exit::Usage);
-  std::string result;
-  int rc = 0;
-  {
-    const CapturedStdout captured;
-    rc = parse_and_run(app, argc, argv, r);
-    result = captured.text();
-  }
+  std::optional<CapturedStdout> captured(std::in_place);
+  const int rc = parse_and_run(app, argc, argv, r);
   if (rc == code(Exit::Invalid) || rc == code(Exit::Usage)) return rc;  // nothing written on error
   try {
+    std::string result = captured->text();  // the whole result copied: the allocator may refuse it too
+    captured.reset();                        // std::cout is the process's again before anything is written
     return deliver(std::move(result), r, rc);
   } catch (const std::bad_alloc&) {  // copying the result out: one line, never an abort
     error_line(argc > 1 ? argv[1] : "", "out of memory (the allocator refused; a smaller topology, or more memory for this process)");

@@ -13,6 +13,8 @@
 #include "codec_cmds.h"
 #include "command.h"
 #include "exit.h"
+#include "input.h"
+#include "memory_reserve.h"
 #include "model_cmds.h"
 #include "output.h"
 
@@ -33,11 +35,6 @@ int parse_and_run(CLI::App& app, int argc, char** argv, Run& r) {
     // One line, whatever CLI11 put in its message (error_line escapes newlines).
     error_line("", std::string(e.what()) + " (run with --help for more information)");
     return code(Exit::Usage);
-  } catch (const std::bad_alloc&) {
-    // Outside the explicit search's own memory budget (composing, lowering, the other
-    // engines, printing): one line naming the command, never an abort.
-    error_line(argc > 1 ? argv[1] : "", "out of memory (the allocator refused; a smaller topology, or more memory for this process)");
-    return code(Exit::Invalid);
   }
   return r.exit_code;
 }
@@ -72,12 +69,12 @@ int deliver(std::string result, Run& r, int rc) {
     error_line(failed->name, failed->reason);
     return code(Exit::Invalid);
   }
+  // Written, but an old output could not be cleaned up: said, where it is left.
+  for (const OutputError& left : out.leftovers()) error_line(left.name, left.reason);
   return rc;
 }
 
-}  // namespace
-
-int run(int argc, char** argv, model::SecondsClock clock) {
+int run_command(int argc, char** argv, model::SecondsClock clock) {
   CLI::App app{
       "neffbar: reference implementation of the NEFF barrier configuration (neff_barrier_configs_t)\n"
       "Exit codes: 0 ok, 1 invalid input (or an output that cannot be written), 2 usage, 3 lint found "
@@ -110,12 +107,25 @@ int run(int argc, char** argv, model::SecondsClock clock) {
   std::optional<CapturedStdout> captured(std::in_place);
   const int rc = parse_and_run(app, argc, argv, r);
   if (rc == code(Exit::Invalid) || rc == code(Exit::Usage)) return rc;  // nothing written on error
+  std::string result = captured->text();  // the whole result copied: the allocator may refuse it too
+  captured.reset();                        // std::cout is the process's again before anything is written
+  return deliver(std::move(result), r, rc);
+}
+
+}  // namespace
+
+int run(int argc, char** argv, model::SecondsClock clock) {
+  forget_error_lines();
+  forget_inputs();
   try {
-    std::string result = captured->text();  // the whole result copied: the allocator may refuse it too
-    captured.reset();                        // std::cout is the process's again before anything is written
-    return deliver(std::move(result), r, rc);
-  } catch (const std::bad_alloc&) {  // copying the result out: one line, never an abort
-    error_line(argc > 1 ? argv[1] : "", "out of memory (the allocator refused; a smaller topology, or more memory for this process)");
+    const MemoryReserve reserve;
+    return run_command(argc, argv, std::move(clock));
+  } catch (const std::bad_alloc&) {
+    // Anywhere outside the explicit search's own memory budget (building the command
+    // line, composing, lowering, the other engines, printing, copying the result out):
+    // one line naming the command, written without allocating, never an abort.  Nothing
+    // was written: the outputs are committed last, and a failed commit takes them back.
+    out_of_memory_line(argc > 1 ? argv[1] : "");
     return code(Exit::Invalid);
   }
 }

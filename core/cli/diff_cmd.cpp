@@ -256,6 +256,12 @@ void add_diff(CLI::App& app, Run& run) {
                 "One JSON object: pairs (a, b, kind, a_size, b_size, differences), only_in_a, only_in_b, equal");
   cmd->callback([opts, &run] {
     const auto& [a, b, json] = *opts;
+    if (a.empty() || b.empty()) {
+      return void(run.exit_code = fail_usage(Error{Errc::InvalidArgument, a.empty() ? "A" : "B", "a file or directory", "an empty path ''"}));
+    }
+    if (a == "-" && b == "-") {
+      return void(run.exit_code = fail_usage(Error{Errc::InvalidArgument, "B", "another input than A (stdin is read once)", "- twice"}));
+    }
     const auto set_a = file_set(a);
     if (!set_a) return void(run.exit_code = fail_input(set_a.error(), a));
     const auto set_b = file_set(b);

@@ -24,8 +24,23 @@ inline int code(Exit e) { return static_cast<int>(e); }
 // never print alike; other text passes unchanged.
 std::string escape(std::string_view text);
 
-// Writes "neffbar: [name: ]message" (escaped) and a newline to std::cerr.
-void error_line(std::string_view name, std::string_view message);
+// Writes "neffbar: [name: ]message" (escaped) and a newline to std::cerr.  When the
+// allocator refuses the escaped text, the same line with every byte outside printable
+// ASCII as '?', written without allocating.
+void error_line(std::string_view name, std::string_view message) noexcept;
+
+// What the allocator's refusal says (std::bad_alloc, outside the explicit search's own
+// memory budget).
+inline constexpr std::string_view kOutOfMemory =
+    "out of memory (the allocator refused; a smaller topology, or more memory for this process)";
+
+// The error line for a std::bad_alloc that reached the command line, written without
+// allocating: "neffbar: COMMAND: out of memory (...)".  Nothing when this process has
+// already written an error line (a command's own line stays the only one).
+void out_of_memory_line(std::string_view command) noexcept;
+// A command starts (run(), once per command line, several in one process in the tests
+// and the fuzz target): no error line written yet.
+void forget_error_lines() noexcept;
 
 // An error in what the command line names (file content, a path, an output): exit 1.
 // `input` is the file's name ("-" is printed as stdin).

@@ -10,6 +10,8 @@
 #include <cstdio>
 #include <cstring>
 #include <iostream>
+#include <tuple>
+#include <vector>
 
 namespace neffbar::cli {
 namespace {
@@ -53,7 +55,16 @@ bool read_upto(Input& in, std::size_t limit, ReadSome&& read_some) {
 // process that made it non-blocking (only the path case below has its own to clear), so
 // the bytes are waited for with poll(2) and the read goes on; any other error is the
 // read error it is ("Is a directory" for `- < /`), not an input cut short.
+// The regular files read so far: device, inode, the name the command line gave.
+std::vector<std::tuple<dev_t, ino_t, std::string>> g_inputs;
+
+void note_input(int fd, const std::string& name) {
+  struct stat st {};
+  if (::fstat(fd, &st) == 0 && S_ISREG(st.st_mode)) g_inputs.emplace_back(st.st_dev, st.st_ino, name);
+}
+
 Result<Input> read_stdin(std::size_t limit) {
+  note_input(0, "stdin");
   Input in;
   int err = 0;
   const bool ok = read_upto(in, limit, [&err](char* p, std::size_t n) -> long {
@@ -80,6 +91,15 @@ Result<Input> read_stdin(std::size_t limit) {
 
 }  // namespace
 
+std::optional<std::string> input_at(dev_t dev, ino_t ino) {
+  for (const auto& [d, i, name] : g_inputs) {
+    if (d == dev && i == ino) return name;
+  }
+  return std::nullopt;
+}
+
+void forget_inputs() { g_inputs.clear(); }
+
 Result<Input> read_bounded(const std::string& path, std::size_t limit) {
   if (path.empty()) return Error{Errc::InvalidArgument, "FILE", "a file name, or - for stdin", "''"};
   if (path == "-") return read_stdin(limit);
@@ -93,6 +113,7 @@ Result<Input> read_bounded(const std::string& path, std::size_t limit) {
   if (const int flags = ::fcntl(f.fd, F_GETFL); flags >= 0) ::fcntl(f.fd, F_SETFL, flags & ~O_NONBLOCK);
   Input in;
   if (S_ISREG(st.st_mode)) in.file_size = static_cast<std::uint64_t>(st.st_size);
+  note_input(f.fd, path);
   const bool ok = read_upto(in, limit, [&f](char* p, std::size_t n) -> long {
     ssize_t r = 0;
     do {
@@ -119,11 +140,11 @@ Result<ConfigBytes> read_config(const std::string& path) {
   return b;
 }
 
-Result<std::string> read_json_text(const std::string& path) {
+Result<std::string> read_json_text(const std::string& path, std::string_view what) {
   Result<Input> in = read_bounded(path, kMaxJsonBytes);
   if (!in) return in.error();
   if (in->over_limit) {
-    return Error{Errc::WrongLength, "JSON log", "at most " + std::to_string(kMaxJsonBytes) + " bytes (1 MiB)",
+    return Error{Errc::WrongLength, std::string(what), "at most " + std::to_string(kMaxJsonBytes) + " bytes (1 MiB)",
                  in->file_size ? std::to_string(*in->file_size) + " bytes"
                                : "more than " + std::to_string(kMaxJsonBytes) + " bytes"};
   }
@@ -142,7 +163,7 @@ Result<std::optional<ManifestAt>> find_manifest(const std::string& path) {
   } else {
     return std::optional<ManifestAt>();
   }
-  const Result<std::string> text = read_json_text(manifest.string());
+  const Result<std::string> text = read_json_text(manifest.string(), model::kManifestName);
   if (!text) return text.error();
   Result<model::Manifest> m = model::read_manifest(*text);
   // A directory's manifest.json without compose's format tag is another program's: the

@@ -7,7 +7,9 @@
 #include <cstddef>
 #include <filesystem>
 #include <optional>
+#include <sys/types.h>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "neffbar/codec.h"
@@ -26,14 +28,22 @@ struct Input {
   std::optional<std::uint64_t> file_size;  // a regular file's size, for the message
 };
 
-// Reads at most `limit` bytes of `path` ("-": std::cin) and whether more followed.
+// Reads at most `limit` bytes of `path` ("-": std::cin) and whether more followed.  A
+// regular file read (stdin too, when it is one) is remembered as this command's input.
 Result<Input> read_bounded(const std::string& path, std::size_t limit);
+
+// The name of the input this command read from the file with this device and inode
+// (read_bounded), or nullopt: an output must not replace its own input (`diff a b -o a`).
+std::optional<std::string> input_at(dev_t dev, ino_t ino);
+// A command starts (run()): no input read yet.
+void forget_inputs();
 
 // A config image: exactly 0x128 bytes (reads at most 0x129).
 Result<ConfigBytes> read_config(const std::string& path);
 
-// A JSON log: at most kMaxJsonBytes.
-Result<std::string> read_json_text(const std::string& path);
+// A JSON text of at most kMaxJsonBytes; `what` names it in the error ("JSON log",
+// "manifest.json").
+Result<std::string> read_json_text(const std::string& path, std::string_view what = "JSON log");
 
 // compose's manifest (composed_files.h) and the directory its files are in.
 struct ManifestAt {

@@ -19,6 +19,7 @@
 #include "engine_cmds.h"
 #include "exit.h"
 #include "input.h"
+#include "memory_reserve.h"
 #include "output.h"
 #include "neffbar/codec.h"
 #include "neffbar/model/engines/engine_options.h"
@@ -426,6 +427,7 @@ void add_check(CLI::App& app, Run& run) {
     sc.run.check.clock = run.clock;
     if (progress_wanted(a->progress, a->json)) sc.run.check.progress = progress_line;
     const Result<ScenarioResult> r = run_scenario(sc);
+    MemoryReserve::rearm();
     if (!r) return void(run.exit_code = fail_usage(as_option(r.error())));
     print_result(*r, a->json, scenario_title(sc.topo, sc.hyp), sc.run.check.guarantee);
     if (!a->html.empty()) run.files.emplace_back(a->html, chart_page(*r, scenario_title(sc.topo, sc.hyp)));
@@ -494,6 +496,15 @@ void add_check_configs(CLI::App& app, Run& run) {
       gates = gate_clear(sc.composition->configs, [&](std::size_t i) { return ((*m)->dir / (*m)->manifest.entries[i].file).string(); });
     } else {
       for (const std::string& f : *files) {
+        std::error_code ec;
+        if (std::filesystem::is_directory(f, ec)) {  // a folder that is not compose's: say which it is
+          const bool has = std::filesystem::exists(std::filesystem::path(f) / std::string(kManifestName), ec);
+          return void(run.exit_code = fail_input(
+                          Error{Errc::Io, "", "a config image, or compose's directory (manifest.json with its \"format\")",
+                                has ? "a directory whose manifest.json has no \"format\" (not compose's)"
+                                    : "a directory without manifest.json"},
+                          f));
+        }
         const Result<ConfigBytes> cfg = read_config(f);
         if (!cfg) return void(run.exit_code = fail_input(cfg.error(), f));
         sc.configs.push_back(*cfg);
@@ -506,6 +517,7 @@ void add_check_configs(CLI::App& app, Run& run) {
     sc.run.check.clock = run.clock;
     if (progress_wanted(b->progress, b->json)) sc.run.check.progress = progress_line;
     const Result<ScenarioResult> r = run_scenario(sc);
+    MemoryReserve::rearm();
     if (!r) return void(run.exit_code = fail_input(r.error(), "check-configs"));
     print_result(*r, b->json, title, sc.run.check.guarantee, gates);
     if (!b->html.empty()) run.files.emplace_back(b->html, chart_page(*r, title));
@@ -593,11 +605,12 @@ void add_hypotheses(CLI::App& app, Run& run) {
     mo.small = hj->small;
     mo.full = hj->full;
     mo.keep_counterexamples = !hj->html.empty() && !hj->full;
-    if (progress_wanted(hj->progress, hj->json)) {
-      mo.progress = [step = hj->full ? 512u : 64u](std::size_t done, std::size_t total) {
-        if (done % step == 0 || done == total) std::cerr << "  ... " << done << "/" << total << " scenarios\n";
-      };
-    }
+    // After each scenario: the memory reserve back if a search used it (memory_reserve.h).
+    mo.progress = [shown = progress_wanted(hj->progress, hj->json), step = hj->full ? 512u : 64u](std::size_t done,
+                                                                                                   std::size_t total) {
+      MemoryReserve::rearm();
+      if (shown && (done % step == 0 || done == total)) std::cerr << "  ... " << done << "/" << total << " scenarios\n";
+    };
     auto rows = run_matrix(mo);
     if (hj->full) {
       for (MatrixRow& r : rows) r.counterexample.clear();  // thousands of them: `neffbar check` shows any one

@@ -2,6 +2,8 @@
 #include "output.h"
 
 #include <fcntl.h>
+#include <linux/fs.h>
+#include <sys/ioctl.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -10,6 +12,7 @@
 #include <cstdio>
 #include <cstring>
 #include <filesystem>
+#include <map>
 #include <set>
 #include <system_error>
 #include <new>
@@ -115,6 +118,10 @@ std::variant<FilePlan, std::string> plan_file(const std::string& path) {
     return FilePlan{to.path, false, false, 0666 & ~current_umask(), std::nullopt};
   }
   if (S_ISDIR(st.st_mode)) return std::string("Is a directory");
+  // An input read by this command (by inode: a link, a hard link or /proc name it too).
+  if (S_ISREG(st.st_mode)) {
+    if (const auto in = input_at(st.st_dev, st.st_ino)) return "is this command's input (" + *in + "): not overwritten";
+  }
   if (to.magic || !S_ISREG(st.st_mode)) return FilePlan{to.path, true, to.magic && S_ISREG(st.st_mode), 0, std::nullopt};
   // A file the user may not write is not replaced behind its back (as `>` would refuse it).
   if (::access(to.path.c_str(), W_OK) != 0) return reason(errno);
@@ -151,6 +158,34 @@ std::optional<std::set<std::string>> compose_names(const model::Manifest& m) {
   return own;
 }
 
+// Whether a file or folder is immutable or append-only (chattr +i, +a): not even root
+// removes it, or a file in it.
+bool fixed(const fs::path& p) {
+  const int fd = ::open(p.c_str(), O_RDONLY | O_NONBLOCK | O_NOFOLLOW | O_NOCTTY | O_CLOEXEC);
+  if (fd < 0) return false;
+  int flags = 0;
+  const bool is = ::ioctl(fd, FS_IOC_GETFLAGS, &flags) == 0 && (flags & (FS_IMMUTABLE_FL | FS_APPEND_FL)) != 0;
+  ::close(fd);
+  return is;
+}
+
+// Whether this process could empty an old compose output (remove_compose_dir) once the
+// new one is in place: the folder its own to open up, or writable; nothing in it
+// immutable.  Else it is refused up front, not left behind under a temporary name.
+std::optional<std::string> cannot_empty(const fs::path& dir, const std::set<std::string>& names) {
+  struct stat st {};
+  if (::stat(dir.c_str(), &st) != 0) return "cannot be read (" + reason(errno) + "): not replaced";
+  const uid_t me = ::geteuid();
+  if (me != 0 && st.st_uid != me && ::access(dir.c_str(), W_OK | X_OK) != 0) {
+    return "its old files cannot be removed (" + reason(errno) + "): not replaced";
+  }
+  if (fixed(dir)) return "is immutable or append-only (chattr): not replaced";
+  for (const std::string& n : names) {
+    if (fixed(dir / n)) return "holds '" + n + "', immutable or append-only (chattr): not replaced";
+  }
+  return std::nullopt;
+}
+
 // Whether an existing directory may be replaced: empty, or provably compose's own
 // output (`names` gets the files it holds, for their removal).  The refusal says why.
 std::optional<std::string> refuse_replacing(const fs::path& dir, std::set<std::string>& names) {
@@ -179,18 +214,23 @@ std::optional<std::string> refuse_replacing(const fs::path& dir, std::set<std::s
     names.insert(name);
   }
   if (ec) return "cannot be read (" + ec.message() + "): not replaced";
-  return std::nullopt;
+  return cannot_empty(dir, names);
 }
 
 // The files into the fresh directory `tmp`, each whole and fsynced, then the directory.
+// A file that replaces one of the same name keeps that one's permissions (`kept`), as
+// an existing -o FILE does; a new one gets `mode`.
 std::optional<std::string> fill(const std::string& tmp, std::span<const model::NamedFile> files, mode_t mode,
-                                 SignalCleanup& cleanup) {
+                                 const std::map<std::string, mode_t>& kept, SignalCleanup& cleanup) {
   for (const model::NamedFile& f : files) {
     const std::string path = tmp + "/" + f.name;
     cleanup.add_file(path);
-    const int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, mode);
+    const int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
     if (fd < 0) return f.name + ": " + reason(errno);
-    std::optional<std::string> failed = write_all(fd, f.bytes);
+    const auto old = kept.find(f.name);
+    std::optional<std::string> failed;
+    if (::fchmod(fd, old != kept.end() ? old->second : mode) != 0) failed = reason(errno);
+    if (!failed) failed = write_all(fd, f.bytes);
     if (!failed && ::fsync(fd) != 0) failed = reason(errno);
     if (::close(fd) != 0 && !failed) failed = reason(errno);
     if (failed) return f.name + ": " + *failed;
@@ -211,16 +251,18 @@ struct Staged {
 
 // A directory of compose's, removed file by file (by the names it held when it was
 // checked): a file someone put there since stays, and so does the folder then.
-void remove_compose_dir(const std::string& dir, const std::set<std::string>& names) {
+std::optional<std::string> remove_compose_dir(const std::string& dir, const std::set<std::string>& names) {
   ::chmod(dir.c_str(), 0700);  // a write-protected old output of one's own
   for (const std::string& n : names) ::unlink((dir + "/" + n).c_str());
-  ::rmdir(dir.c_str());
+  if (::rmdir(dir.c_str()) == 0 || errno == ENOENT) return std::nullopt;
+  return "the old output could not be removed (" + reason(errno) + "); it is left in " + dir;
 }
 
 void discard(const Staged& s) {
   std::error_code ec;
   if (s.directory) {
-    fs::remove_all(s.tmp, ec);  // only what fill() made
+    ::chmod(s.tmp.c_str(), 0700);  // the mode of the folder it replaces may be read-only
+    fs::remove_all(s.tmp, ec);     // only what fill() made
   } else {
     ::unlink(s.tmp.c_str());
   }
@@ -254,18 +296,30 @@ std::variant<Staged, OutputError> stage_directory(const std::string& dir, std::s
   std::error_code ec;
   const fs::file_status st = fs::symlink_status(p, ec);
   const bool exists = fs::exists(st);
+  if (fs::is_symlink(st)) return OutputError{dir, "is a symbolic link: name the directory itself (compose does not replace through a link)"};
   if (exists && !fs::is_directory(st)) return OutputError{dir, "exists and is not a directory"};
   std::set<std::string> names;
   if (exists) {
     if (const auto refused = refuse_replacing(p, names)) return OutputError{dir, *refused};
   }
   const mode_t mask = current_umask();
+  // A folder replaced keeps its permissions and its files theirs (a private output stays private).
+  mode_t dir_mode = 0777 & ~mask;
+  std::map<std::string, mode_t> kept;
+  if (exists) {
+    struct stat old {};
+    if (::stat(path.c_str(), &old) == 0) dir_mode = old.st_mode & 07777;
+    for (const std::string& n : names) {
+      if (::stat((path + "/" + n).c_str(), &old) == 0) kept[n] = old.st_mode & 07777;
+    }
+  }
   std::string tmp = temporary_for(path);
   if (!cleanup.make_temp_directory(tmp)) return OutputError{dir, reason(errno)};
   Staged s{dir, tmp, path, true, exists, {}, std::move(names), false};
   std::optional<std::string> failed;
-  if (::chmod(tmp.c_str(), 0777 & ~mask) != 0) failed = reason(errno);
-  if (!failed) failed = fill(tmp, files, 0666 & ~mask, cleanup);
+  // Filled while 0700 (its own files may be read-only, the folder too), its mode set last.
+  failed = fill(tmp, files, 0666 & ~mask, kept, cleanup);
+  if (!failed && ::chmod(tmp.c_str(), dir_mode) != 0) failed = reason(errno);
   if (failed) {
     discard(s);
     return OutputError{dir, *failed};
@@ -315,10 +369,13 @@ void roll_back(Staged& s) {
 }
 
 // Keeps an installed output: what it replaced is removed, the folder's entry synced.
-void finish(const Staged& s) {
-  if (s.directory && s.existed) remove_compose_dir(s.tmp, s.old_names);
+// What could not be removed is said.
+std::optional<std::string> finish(const Staged& s) {
+  std::optional<std::string> left;
+  if (s.directory && s.existed) left = remove_compose_dir(s.tmp, s.old_names);
   if (!s.backup.empty()) ::unlink(s.backup.c_str());
   (void)fsync_path(parent_of(s.target), O_RDONLY | O_DIRECTORY);
+  return left;
 }
 
 }  // namespace
@@ -398,8 +455,8 @@ std::optional<OutputError> Outputs::commit() {
   for (auto s = staged.rbegin(); s != staged.rend(); ++s) {
     if (failed) {
       roll_back(*s);
-    } else {
-      finish(*s);
+    } else if (auto left = finish(*s)) {
+      leftovers_.push_back(OutputError{s->name, std::move(*left)});
     }
   }
   // A failure leaves no temporary, whatever the steps above could not take back.

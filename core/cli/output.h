@@ -75,6 +75,11 @@ class Outputs {
   void directory(std::string path, std::vector<model::NamedFile> files);
   void to_stdout(std::string data);
   [[nodiscard]] std::optional<OutputError> commit();
+  // After a commit that succeeded: what it could not clean up (an old compose output
+  // whose files could not all be removed, left under its temporary name), each naming
+  // the output and where the old files are.  Empty almost always: commit() refuses a
+  // folder it can tell it cannot empty.
+  [[nodiscard]] const std::vector<OutputError>& leftovers() const { return leftovers_; }
 
  private:
   struct File {
@@ -87,6 +92,7 @@ class Outputs {
   std::vector<File> files_;
   std::vector<Directory> dirs_;
   std::optional<std::string> stdout_;
+  std::vector<OutputError> leftovers_;
 };
 
 }  // namespace neffbar::cli

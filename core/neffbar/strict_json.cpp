@@ -17,6 +17,19 @@ struct DuplicateKey {
 struct TooDeep {
   std::string path;
 };
+// Any other refusal of the parser: where it stopped and what it said, without the
+// library's "[json.exception.parse_error.101] " tag.
+struct Refused {
+  std::size_t byte;
+  std::string what;
+};
+
+std::string untagged(std::string_view what) {
+  if (what.starts_with("[json.exception.")) {
+    if (const std::size_t end = what.find("] "); end != std::string_view::npos) what.remove_prefix(end + 2);
+  }
+  return std::string(what);
+}
 
 // nlohmann-json's own DOM builder, with every key checked against the keys before it in
 // its object and the nesting bounded.  A SAX wrapper, not a parser callback: the
@@ -56,8 +69,8 @@ class StrictDom {
     return dom_.key(k);
   }
   template <class Exception>
-  bool parse_error(std::size_t at, const std::string& token, const Exception& e) {
-    return dom_.parse_error(at, token, e);
+  bool parse_error(std::size_t at, const std::string& /*token*/, const Exception& e) {
+    throw Refused{at, untagged(e.what())};
   }
 
  private:
@@ -124,10 +137,10 @@ Result<nlohmann::json> parse_strict_json(std::string_view text, std::size_t max_
     return Error{Errc::BadJson, d.path, "each key once", "a duplicate key"};
   } catch (const TooDeep& d) {
     return Error{Errc::BadJson, d.path, "JSON nested at most " + std::to_string(max_depth) + " deep", "deeper nesting"};
-  } catch (const json::parse_error& e) {
-    return Error{Errc::BadJson, "byte " + std::to_string(e.byte), "valid JSON", e.what()};
+  } catch (const Refused& r) {
+    return Error{Errc::BadJson, "byte " + std::to_string(r.byte), "valid JSON", r.what};
   } catch (const std::exception& e) {  // e.g. bad_alloc: nothing escapes core/
-    return Error{Errc::BadJson, "input", "", e.what()};
+    return Error{Errc::BadJson, "input", "", untagged(e.what())};
   }
 }
 

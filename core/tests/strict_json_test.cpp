@@ -44,5 +44,20 @@ TEST(StrictJson, RefusesNulTrailingTextAndNonJson) {
   EXPECT_TRUE(parse_strict_json(" {} \n").ok());
 }
 
+// A refusal names the byte where the parser stopped and says what it found in words,
+// without the library's "[json.exception.parse_error.101]" tag.
+TEST(StrictJson, ARefusalNamesItsByteWithoutTheLibrarysTag) {
+  const Result<nlohmann::json> overflow = parse_strict_json(R"({"chips": 1e999999})");
+  ASSERT_FALSE(overflow.ok());
+  EXPECT_EQ(overflow.error().where, "byte 18") << overflow.error().message();  // where the number ends
+  EXPECT_NE(overflow.error().got.find("number overflow"), std::string::npos) << overflow.error().message();
+  const Result<nlohmann::json> syntax = parse_strict_json(R"({"a": x})");
+  ASSERT_FALSE(syntax.ok());
+  EXPECT_EQ(syntax.error().where, "byte 7") << syntax.error().message();
+  for (const auto* r : {&overflow, &syntax}) {
+    EXPECT_EQ(r->error().message().find("json.exception"), std::string::npos) << r->error().message();
+  }
+}
+
 }  // namespace
 }  // namespace neffbar

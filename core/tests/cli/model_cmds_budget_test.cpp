@@ -12,17 +12,16 @@
 #include <algorithm>
 #include <atomic>
 #include <cstdlib>
-#include <filesystem>
 #include <iostream>
+#include <memory>
 #include <new>
+#include <sstream>
+#include <string>
+#include <vector>
 
 #include <fcntl.h>
 #include <sys/wait.h>
 #include <unistd.h>
-#include <memory>
-#include <sstream>
-#include <string>
-#include <vector>
 
 #include <nlohmann/json.hpp>
 
@@ -156,7 +155,15 @@ Refused run_refusing(const std::vector<std::string>& words, std::uint64_t k) {
   const pid_t pid = fork();
   if (pid == 0) {
     close(fd[0]);
-    if (const int null = open("/dev/null", O_WRONLY); null >= 0) dup2(null, 2);  // std::terminate's own words
+    // Descriptor 2 into a file: a line written there without std::cerr (as a line that
+    // must not allocate may be) is read back after std::cerr's; std::terminate's own
+    // words land there too, unread.
+    char err_path[] = "/tmp/neffbar_refusal_err_XXXXXX";
+    const int err_fd = mkstemp(err_path);
+    if (err_fd >= 0) {
+      unlink(err_path);
+      dup2(err_fd, 2);
+    }
     refusal::count = 0;
     refusal::refuse = k;
     refusal::armed = true;
@@ -164,7 +171,12 @@ Refused run_refusing(const std::vector<std::string>& words, std::uint64_t k) {
     try {
       const in_process::Ran r = in_process::run_cli(words);
       refusal::armed = false;
-      report = "R" + std::to_string(r.code) + "\n" + std::to_string(r.out.size()) + "\n" + r.out + r.err;
+      std::string raw;
+      char buf[4096];
+      for (ssize_t got = pread(2, buf, sizeof buf, 0); got > 0; got = pread(2, buf, sizeof buf, static_cast<off_t>(raw.size()))) {
+        raw.append(buf, static_cast<std::size_t>(got));
+      }
+      report = "R" + std::to_string(r.code) + "\n" + std::to_string(r.out.size()) + "\n" + r.out + r.err + raw;
     } catch (const std::bad_alloc&) {  // out of run(): main() would abort
       refusal::armed = false;
       report = "E";

@@ -22,7 +22,9 @@ std::string two_digits(std::uint32_t n) { return (n < 10 ? "0" : "") + std::to_s
 // A value as an error line shows it: its JSON, cut to 64 bytes (a 1 MiB string would be
 // a 1 MiB error line).
 std::string shown(const nlohmann::json& v) {
-  std::string s = v.dump();
+  // A string as its own characters, quoted: whoever prints the error escapes what needs
+  // it (the CLI's error line), and JSON's escapes under that would show twice.
+  std::string s = v.is_string() ? '"' + v.get<std::string>() + '"' : v.dump();
   if (s.size() > 64) s = s.substr(0, 61) + "...";
   return s;
 }

@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 #include <unistd.h>
 
+#include <cerrno>
 #include <cstdlib>
 #include <fstream>
 #include <iostream>
@@ -50,6 +51,7 @@ TEST(OutOfMemoryLine, GoesToDescriptor2WholeWhenCerrRefuses) {
   const std::string name = std::string(300, 'c') + "\n\x1b" + "d\xc3\xa9";
   const std::string got = descriptor_2_of([&] {
     forget_error_lines();
+    errno = EINTR;  // left over from before: only a write that failed says EINTR
     out_of_memory_line(name);
   });
   EXPECT_EQ(got, "neffbar: " + std::string(300, 'c') + "??d??: " + std::string(kOutOfMemory) + "\n");

@@ -3,7 +3,6 @@
 #include <unistd.h>
 
 #include <algorithm>
-#include <cerrno>
 #include <iostream>
 
 #include "neffbar/hex.h"
@@ -70,37 +69,11 @@ namespace {
 
 bool g_error_written = false;  // an error line went to stderr: the process's one line
 
-// Through std::cerr (wherever it was sent), else straight to descriptor 2 when the stream
-// cannot take it (its buffer could not grow).
+// Through std::cerr (wherever it was sent), else, when the stream cannot take it (its
+// buffer could not grow, stderr is closed), straight to descriptor 2 in one write.
 void write_stderr(std::string_view s) noexcept {
   std::cerr.write(s.data(), static_cast<std::streamsize>(s.size()));
-  if (std::cerr) return;
-  std::cerr.clear();
-  while (!s.empty()) {
-    const ssize_t n = ::write(2, s.data(), s.size());
-    if (n < 0 && errno == EINTR) continue;
-    if (n <= 0) return;
-    s.remove_prefix(static_cast<std::size_t>(n));
-  }
-}
-
-// `s` with every byte outside printable ASCII as '?', through a buffer on the stack.
-void write_printable(std::string_view s) noexcept {
-  char buf[256];
-  std::size_t k = 0;
-  for (const char c : s) {
-    buf[k++] = c >= 0x20 && c < 0x7F ? c : '?';
-    if (k == sizeof buf) write_stderr({buf, k}), k = 0;
-  }
-  write_stderr({buf, k});
-}
-
-void raw_line(std::string_view name, std::string_view message) noexcept {
-  write_stderr("neffbar: ");
-  write_printable(name);
-  if (!name.empty()) write_stderr(": ");
-  write_printable(message);
-  write_stderr("\n");
+  if (!std::cerr) std::cerr.clear(), static_cast<void>(::write(2, s.data(), s.size()));
 }
 
 }  // namespace
@@ -108,19 +81,22 @@ void raw_line(std::string_view name, std::string_view message) noexcept {
 void error_line(std::string_view name, std::string_view message) noexcept {
   g_error_written = true;
   try {
-    std::string line = "neffbar: " + escape(name) + (name.empty() ? "" : ": ") + escape(message) + '\n';
-    std::cerr << line;
-  } catch (...) {  // the allocator refused the escaped text (or cerr threw)
-    raw_line(name, message);
+    write_stderr("neffbar: " + escape(name) + (name.empty() ? "" : ": ") + escape(message) + '\n');
+  } catch (...) {  // the allocator refused the escaped text: byte by byte, '?' for all but printable ASCII
+    const auto put = [](std::string_view text) {
+      for (const char c : text) write_stderr(c >= 0x20 && c < 0x7F ? std::string_view(&c, 1) : "?");
+    };
+    write_stderr("neffbar: ");
+    if (!name.empty()) put(name), write_stderr(": ");
+    put(message);
+    write_stderr("\n");
   }
 }
 
 void forget_error_lines() noexcept { g_error_written = false; }
 
 void out_of_memory_line(std::string_view command) noexcept {
-  if (g_error_written) return;
-  g_error_written = true;
-  raw_line(command, kOutOfMemory);
+  if (!g_error_written) error_line(command, kOutOfMemory);
 }
 
 int fail_input(const Error& e, const std::string& input) {

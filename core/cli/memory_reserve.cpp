@@ -2,6 +2,7 @@
 #include "memory_reserve.h"
 
 #include <cstddef>
+#include <utility>
 
 namespace neffbar::cli {
 namespace {
@@ -10,11 +11,7 @@ constexpr std::size_t kReserve = std::size_t{1} << 20;  // the unwinding's room:
 char* g_reserve = nullptr;
 bool g_live = false;
 
-void release_and_throw() {
-  delete[] g_reserve;
-  g_reserve = nullptr;
-  throw std::bad_alloc();
-}
+void release_and_throw() { delete[] std::exchange(g_reserve, nullptr), throw std::bad_alloc(); }
 
 }  // namespace
 

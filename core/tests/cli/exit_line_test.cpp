@@ -1,5 +1,6 @@
-// exit.h's out-of-memory line, in process: written without allocating, once a command,
-// and straight to descriptor 2 when std::cerr cannot take it (its buffer could not grow).
+// exit.h's out-of-memory line, in process: once a command, and straight to descriptor 2
+// when std::cerr cannot take it (its buffer could not grow).  Written without allocating
+// when the allocator refuses the escaped text: the sweep in model_cmds_budget_test.
 #include <gtest/gtest.h>
 #include <unistd.h>
 
@@ -47,14 +48,14 @@ std::string descriptor_2_of(Write write) {
 }
 
 TEST(OutOfMemoryLine, GoesToDescriptor2WholeWhenCerrRefuses) {
-  // Longer than the line's stack buffer (256 bytes), with bytes that are not printable ASCII.
+  // Long, with bytes that are not printable ASCII: escaped as every error line is.
   const std::string name = std::string(300, 'c') + "\n\x1b" + "d\xc3\xa9";
   const std::string got = descriptor_2_of([&] {
     forget_error_lines();
     errno = EINTR;  // left over from before: only a write that failed says EINTR
     out_of_memory_line(name);
   });
-  EXPECT_EQ(got, "neffbar: " + std::string(300, 'c') + "??d??: " + std::string(kOutOfMemory) + "\n");
+  EXPECT_EQ(got, "neffbar: " + std::string(300, 'c') + "\\n\\x1Bd\xc3\xa9: " + std::string(kOutOfMemory) + "\n");
 }
 
 TEST(OutOfMemoryLine, OneLineACommand) {

@@ -50,6 +50,18 @@ void operator delete(void* p) noexcept { refusal::plain_free(p); }
 void operator delete[](void* p) noexcept { refusal::plain_free(p); }
 void operator delete(void* p, std::size_t) noexcept { refusal::plain_free(p); }
 void operator delete[](void* p, std::size_t) noexcept { refusal::plain_free(p); }
+// The nothrow forms too (std::stable_sort's buffer, MemoryReserve::rearm): else they come
+// from ASan's allocator and go back to free() above, an alloc-dealloc mismatch.
+void* operator new(std::size_t n, const std::nothrow_t&) noexcept {
+  try {
+    return refusal::refusable_alloc(n);
+  } catch (const std::bad_alloc&) {
+    return nullptr;
+  }
+}
+void* operator new[](std::size_t n, const std::nothrow_t& t) noexcept { return operator new(n, t); }
+void operator delete(void* p, const std::nothrow_t&) noexcept { refusal::plain_free(p); }
+void operator delete[](void* p, const std::nothrow_t&) noexcept { refusal::plain_free(p); }
 
 namespace neffbar::cli {
 namespace {

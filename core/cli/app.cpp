@@ -123,8 +123,9 @@ int run(int argc, char** argv, model::SecondsClock clock) {
   } catch (const std::bad_alloc&) {
     // Anywhere outside the explicit search's own memory budget (building the command
     // line, composing, lowering, the other engines, printing, copying the result out):
-    // one line naming the command, written without allocating, never an abort.  Nothing
-    // was written: the outputs are committed last, and a failed commit takes them back.
+    // one line naming the command (error_line's, written without allocating when it
+    // must), never an abort.  Nothing was written: the outputs are committed last, and a
+    // failed commit takes them back.
     out_of_memory_line(argc > 1 ? argv[1] : "");
     return code(Exit::Invalid);
   }

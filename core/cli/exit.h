@@ -34,9 +34,9 @@ void error_line(std::string_view name, std::string_view message) noexcept;
 inline constexpr std::string_view kOutOfMemory =
     "out of memory (the allocator refused; a smaller topology, or more memory for this process)";
 
-// The error line for a std::bad_alloc that reached the command line, written without
-// allocating: "neffbar: COMMAND: out of memory (...)".  Nothing when this process has
-// already written an error line (a command's own line stays the only one).
+// The error line for a std::bad_alloc that reached the command line, "neffbar: COMMAND:
+// out of memory (...)", through error_line (so without allocating when it must).
+// Nothing when this command has already written an error line (its own stays the only one).
 void out_of_memory_line(std::string_view command) noexcept;
 // A command starts (run(), once per command line, several in one process in the tests
 // and the fuzz target): no error line written yet.

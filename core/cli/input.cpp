@@ -49,22 +49,21 @@ bool read_upto(Input& in, std::size_t limit, ReadSome&& read_some) {
   return true;
 }
 
+// The regular files read so far: device, inode, the name the command line gave.
+std::vector<std::tuple<dev_t, ino_t, std::string>> g_inputs;
+
+void note_input(const struct stat& st, const std::string& name) {
+  if (S_ISREG(st.st_mode)) g_inputs.emplace_back(st.st_dev, st.st_ino, name);
+}
+
 // std::cin sits on C's stdin (sync_with_stdio, the default), where a failed read(2)
 // only sets ferror(stdin), which std::cin shows as the end of the input: it is told
 // apart here.  EAGAIN is not the end: fd 0's file description may be shared with a
 // process that made it non-blocking (only the path case below has its own to clear), so
 // the bytes are waited for with poll(2) and the read goes on; any other error is the
 // read error it is ("Is a directory" for `- < /`), not an input cut short.
-// The regular files read so far: device, inode, the name the command line gave.
-std::vector<std::tuple<dev_t, ino_t, std::string>> g_inputs;
-
-void note_input(int fd, const std::string& name) {
-  struct stat st {};
-  if (::fstat(fd, &st) == 0 && S_ISREG(st.st_mode)) g_inputs.emplace_back(st.st_dev, st.st_ino, name);
-}
-
 Result<Input> read_stdin(std::size_t limit) {
-  note_input(0, "stdin");
+  if (struct stat st {}; ::fstat(0, &st) == 0) note_input(st, "stdin");
   Input in;
   int err = 0;
   const bool ok = read_upto(in, limit, [&err](char* p, std::size_t n) -> long {
@@ -113,7 +112,7 @@ Result<Input> read_bounded(const std::string& path, std::size_t limit) {
   if (const int flags = ::fcntl(f.fd, F_GETFL); flags >= 0) ::fcntl(f.fd, F_SETFL, flags & ~O_NONBLOCK);
   Input in;
   if (S_ISREG(st.st_mode)) in.file_size = static_cast<std::uint64_t>(st.st_size);
-  note_input(f.fd, path);
+  note_input(st, path);
   const bool ok = read_upto(in, limit, [&f](char* p, std::size_t n) -> long {
     ssize_t r = 0;
     do {

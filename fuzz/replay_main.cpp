@@ -1,7 +1,7 @@
 // The replay driver linked into every fuzz target when libFuzzer is not: each argument
 // is a file or a folder of inputs, run once through LLVMFuzzerTestOneInput.  This is
-// how the corpora and the regressions run in ctest (label fuzz-replay), under
-// ASan+UBSan in the asan preset, with any compiler.  In a folder, dot-files and
+// how the corpora and the regressions run in ctest (label fuzz-replay), with any
+// compiler; the fuzz preset's tree replays them through libFuzzer itself (-runs=0).  In a folder, dot-files and
 // dot-folders are not inputs: the `.keep` files that keep the empty regression folders
 // in git would otherwise run as empty inputs.
 #include <algorithm>

@@ -21,7 +21,7 @@ import pytest
 
 from lib.mutation import catalogue, operators, python_ops, report, runner, scope, settings, switches, syntax, trees
 from lib.mutation.selection import PY_TRACE_SITE, py_code_at
-from mutate_fakes import (FakeRunner, PLANTED_PROGRAM, git, mutate_cli, plant_selection, plant_since_repo,
+from mutate_fakes import (HELP, FakeRunner, PLANTED_PROGRAM, git, mutate_cli, plant_selection, plant_since_repo,
                           run_main)
 
 ROOT = settings.ROOT
@@ -991,6 +991,20 @@ def test_since_sample_runs_n_of_the_added_lines_mutants(tmp_path, monkeypatch):
     text = (tmp_path / "report.md").read_text()
     assert rc == 0 and len(ran) == 3 and len(set(ran)) == 3, (rc, ran)
     assert "SAMPLED: 3 drawn" in text and "not run yet" not in text, text.splitlines()[2:3]
+
+
+@pytest.mark.parametrize("argv, want", [
+    ([], False),                                   # the catalogue: every group on every mutant
+    (["--sample", "8"], True),                     # the campaign's sample: switched, the tests that see it
+    (["--sample", "8", "--all-tests"], False),
+    (["--sample", "8", "--all-groups"], False),
+    (["--since", "HEAD~1"], True),
+    (["--since", "HEAD~1", "--all-tests"], False),
+])
+def test_which_runs_select_tests_and_switch(argv, want, monkeypatch):
+    """A sampled run does not rebuild the tree for each mutant (issue 57): it selects."""
+    monkeypatch.setattr(sys, "argv", ["mutate", *argv])
+    assert mutate_cli.selects_tests(mutate_cli.parse_args(HELP)[1]) is want
 
 
 def test_mutants_run_with_dev_read_only():

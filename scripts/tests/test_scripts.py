@@ -600,7 +600,7 @@ def test_test_script(check, tmp):
     no_deps(scratch)
     env, log = fake_tools(scratch, tmp, {"cmake": FAKE_CMAKE, "ctest": FAKE_CTEST})
     want = {"--quick": [("gcc", "-L", "^(unit|e2e|props)$")], "--slow": [("gcc", "-L", "^slow$")],
-            "": [("gcc", "-LE", "^slow$"), ("asan", "-LE", "^(bench-smoke|props|spin|oss-fuzz|slow|scripts|py-selftest)$")]}
+            "": [("gcc", "-LE", "^slow$"), ("fuzz", "-LE", "^(bench-smoke|props|spin|oss-fuzz|slow|scripts|py-selftest)$")]}
     for mode, runs_wanted in want.items():
         rc, out, err, _ = scratch.run("test", "bash", [mode] if mode else [], env=env)
         runs = logged(log, "ctest ")

@@ -91,8 +91,8 @@ def parse_args(doc):
                     help="as --since, on the lines of HEAD that git blame attributes to these commits "
                          "(an issue's own commits, when other work landed between them)")
     ap.add_argument("--all-tests", action="store_true",
-                    help="--since: every group on every mutant as in the catalogue mode (after the probe), "
-                         "instead of the tests that can see the mutant: a final confirmation")
+                    help="--since or --sample: every group on every mutant as in the catalogue mode (after "
+                         "--since's probe), instead of the tests that can see the mutant: a final confirmation")
     args = ap.parse_args()
 
     return ap, args
@@ -208,6 +208,14 @@ def since_summary(args, mutants, runnable, results, equivalent):
     return summary
 
 
+def selects_tests(args):
+    """True when each mutant runs only the tests that can see it, switched where its line
+    has a switched form (one build and a traced baseline, not a rebuild per mutant):
+    --since's mutants, and a --sample of the catalogue (the campaign's); --all-tests and
+    --all-groups run every group on every mutant instead."""
+    return bool(args.since or args.sample is not None) and not args.all_tests and not args.all_groups
+
+
 def list_mutants(mutants, equivalent):
     """--list: the chosen mutants, one a line, the equivalent ones tagged."""
     for m in mutants:
@@ -289,7 +297,7 @@ def main(doc):
     os.environ.setdefault("NEFFBAR_SPIN_CACHE", str(out / "spin-cache"))
     runner = Runner(out, not args.no_asan and not python_only, args.timeout_scale)
     runner.probe = bool(args.since)
-    runner.select = bool(args.since) and not args.all_tests and not args.all_groups
+    runner.select = selects_tests(args)
     for r in done.values():  # --continue/--resume: the killers found so far
         by = next((m for m in runnable if m["id"] == r["id"]), None)
         if by and r.get("killed_tests"):

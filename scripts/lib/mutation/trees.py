@@ -78,7 +78,7 @@ class Trees:
                  "-DCMAKE_CXX_FLAGS=-O1 -D_GLIBCXX_ASSERTIONS"]]
         if self.asan:
             cmds.append(["cmake", "-B", str(self.clang), *common, "-S", str(self.asan_tree), "-DCMAKE_CXX_COMPILER=clang++-14",
-                         "-DCMAKE_BUILD_TYPE=", "-DCMAKE_CXX_FLAGS=-O1 -gline-tables-only", "-DNEFFBAR_SANITIZE=ON",  # as the asan preset
+                         "-DCMAKE_BUILD_TYPE=", "-DCMAKE_CXX_FLAGS=-O1 -gline-tables-only", "-DNEFFBAR_SANITIZE=ON",  # as the fuzz preset, replay main
                          "-DNEFFBAR_PROPS=OFF", "-DNEFFBAR_TESTS=OFF", "-DNEFFBAR_CLI=OFF"])
         for c in cmds:
             if self.run(c, log=self.out / "configure.log") != 0:  # e.g. a cache of another source dir

@@ -37,6 +37,9 @@ enum class CliObject : std::uint8_t {
   ManifestMissing, // @compose without one of the images its manifest names
   ImagesNonUtf8,   // a directory of images, one named "\xff.bin"
   FifoCompose,     // @compose whose manifest.json is the FIFO (@fifo): stdin is the manifest
+  // Modules for conform (fuzz/modules/), where the build made them; else a missing path.
+  Module,          // the C11 port's shared object: it agrees
+  ModuleTrap,      // the port with a trap switched on (MIRRORED_0x124): it disagrees
 };
 }  // namespace neffbar::fuzz
 
@@ -44,7 +47,7 @@ namespace neffbar {
 template <>
 struct EnumNames<fuzz::CliObject> {
   using O = fuzz::CliObject;
-  static constexpr NameTable<O, 26> table{{{O::Dir, "@dir"},
+  static constexpr NameTable<O, 28> table{{{O::Dir, "@dir"},
                                            {O::Missing, "@missing"},
                                            {O::Null, "@null"},
                                            {O::Zero, "@zero"},
@@ -69,6 +72,8 @@ struct EnumNames<fuzz::CliObject> {
                                            {O::ManifestFewer, "@manifest-fewer"},
                                            {O::ManifestMissing, "@manifest-missing"},
                                            {O::ImagesNonUtf8, "@images-non-utf8"},
-                                           {O::FifoCompose, "@fifo-compose"}}};
+                                           {O::FifoCompose, "@fifo-compose"},
+                                           {O::Module, "@module"},
+                                           {O::ModuleTrap, "@module-trap"}}};
 };
 }  // namespace neffbar

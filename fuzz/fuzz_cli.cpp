@@ -42,7 +42,10 @@
 // @manifest-deep (its "format" 100,000 nested arrays: 200 KB), @manifest-fewer (chip 0's driver
 // context from a 1-leader compose), @manifest-missing (an image it names removed),
 // @images-non-utf8 (@images with one image named "\xff.bin"), @fifo-compose (its
-// manifest.json a link to the FIFO: the input's stdin is the manifest).
+// manifest.json a link to the FIFO: the input's stdin is the manifest).  For conform:
+// @module the C11 port's shared object, @module-trap the port with a trap (a missing
+// path where the build has no modules, as OSS-Fuzz's); conform's --seconds and
+// --call-timeout are replaced as check's --max-seconds are (0.2 s sampled, 0.01 s else).
 //
 // Oracle (the CLI's conventions, core/cli/exit.h and README "The CLI"):
 //  - the exit code is one of 0 ok, 1 invalid input, 2 usage, 3 lint found, 4 failing,
@@ -350,6 +353,8 @@ class Reference {
   // The object's path: its word without the @ (a file with the suffix its readers go by).
   std::filesystem::path path(neffbar::fuzz::CliObject o) const {
     if (o == O::Manifest) return path(O::Compose) / "manifest.json";  // beside the files it names
+    if (o == O::Module) return NEFFBAR_CLI_PORT_MODULE[0] ? NEFFBAR_CLI_PORT_MODULE : (dir_ / "no-module.so").string();
+    if (o == O::ModuleTrap) return NEFFBAR_CLI_TRAP_MODULE[0] ? NEFFBAR_CLI_TRAP_MODULE : (dir_ / "no-module.so").string();
     const std::string name(neffbar::enum_name(o).substr(1));
     return dir_ / (o == O::Log ? name + ".json" : o == O::Config ? name + ".bin" : name);
   }
@@ -512,13 +517,14 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   }
   if (head.empty()) words.pop_back();
   if (words.size() > 25) return 0;
-  bool small = false, full = false, hypotheses = false, bounded = false;
+  bool small = false, full = false, hypotheses = false, bounded = false, conform = false;
   for (const std::string& w : words) {
     if (w.size() > 64 || w.find('/') != std::string::npos) return 0;
     small = small || w == "--small";
     full = full || w == "--full";
     hypotheses = hypotheses || w == "hypotheses";
     bounded = bounded || w == "check" || w == "check-configs";
+    conform = conform || w == "conform";
   }
   if (full || (hypotheses && !small)) return 0;
   static neffbar::fuzz::SlowOracleSample sample;
@@ -545,6 +551,18 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     }
     words = std::move(kept);
     words.insert(words.end(), {"--max-seconds", thorough ? "2" : "0.05"});
+  }
+  if (conform) {  // its differential fuzz and a hung call, bounded the same way
+    std::vector<std::string> kept;
+    for (std::size_t i = 0; i < words.size(); ++i) {
+      if (words[i].starts_with("--seconds") || words[i].starts_with("--call-timeout")) {
+        if (words[i] == "--seconds" || words[i] == "--call-timeout") ++i;
+        continue;
+      }
+      kept.push_back(words[i]);
+    }
+    words = std::move(kept);
+    words.insert(words.end(), {"--seconds", thorough ? "0.2" : "0.01", "--call-timeout", "5"});
   }
 
   std::vector<char*> argv;

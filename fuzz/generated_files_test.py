@@ -9,7 +9,9 @@ Runs make_corpus into a temporary folder and compares (ctest fuzz_generated_file
   - the corpus folders: every target's seeds are committed (under their sha1, as
     scripts/make-corpus names them; the committed folder may hold more: merges and
     regressions add to it), every target has its regression folder, and the prop_
-    folders of corpus/ and corpus/regressions/ are exactly the properties'.
+    folders of corpus/ and corpus/regressions/ are exactly the properties';
+  - the module ABI's test vectors (corpus/vectors/<operation>.json): committed, byte
+    for byte the same, and no committed one that make_corpus no longer writes.
 Each difference is one line naming the file; exit 1 if there is any, 2 on usage.
 The fix is ./scripts/make-corpus --merge (and committing what it wrote).
 """
@@ -54,7 +56,7 @@ def compare_fuzz_files(gen, src):
 
 def compare_corpus(gen, src):
     problems = []
-    targets = sorted(t for t in os.listdir(os.path.join(gen, "corpus")) if t != "regressions")
+    targets = sorted(t for t in os.listdir(os.path.join(gen, "corpus")) if t not in ("regressions", "vectors"))
     for t in targets:
         folder = os.path.join(src, "corpus", t)
         for seed in sorted(files_under(os.path.join(gen, "corpus", t))):
@@ -62,12 +64,28 @@ def compare_corpus(gen, src):
             if not os.path.isfile(os.path.join(folder, sha)):
                 problems.append(f"corpus/{t}/{sha}: seed {seed} not committed")
     for where in ("corpus", os.path.join("corpus", "regressions")):
-        made = {t for t in os.listdir(os.path.join(gen, where)) if t != "regressions"}
+        made = {t for t in os.listdir(os.path.join(gen, where)) if t not in ("regressions", "vectors")}
         committed = {t for t in os.listdir(os.path.join(src, where)) if os.path.isdir(os.path.join(src, where, t))}
         for t in sorted(made - committed):
             problems.append(f"{where}/{t}/: missing")
         for t in sorted(c for c in committed - made if c.startswith("prop_")):
             problems.append(f"{where}/{t}/: committed, but there is no such property")
+    return problems
+
+
+def compare_vectors(gen, src):
+    problems = []
+    made = set(os.listdir(os.path.join(gen, "corpus", "vectors")))
+    for n in sorted(made):
+        committed = os.path.join(src, "corpus", "vectors", n)
+        if not os.path.exists(committed):
+            problems.append(f"corpus/vectors/{n}: generated but not committed")
+        elif read(committed) != read(os.path.join(gen, "corpus", "vectors", n)):
+            problems.append(f"corpus/vectors/{n}: differs from what make_corpus writes")
+    folder = os.path.join(src, "corpus", "vectors")
+    for n in sorted(os.listdir(folder) if os.path.isdir(folder) else []):
+        if n.endswith(".json") and n != "vectors.schema.json" and n not in made:
+            problems.append(f"corpus/vectors/{n}: committed but make_corpus no longer writes it")
     return problems
 
 
@@ -78,7 +96,7 @@ def main(argv):
     make_corpus, src = argv[1], argv[2]
     with tempfile.TemporaryDirectory() as gen:
         subprocess.run([make_corpus, gen], check=True)
-        problems = compare_fuzz_files(gen, src) + compare_corpus(gen, src)
+        problems = compare_fuzz_files(gen, src) + compare_corpus(gen, src) + compare_vectors(gen, src)
     for p in problems:
         print(p)
     if problems:

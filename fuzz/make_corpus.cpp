@@ -4,7 +4,8 @@
 //   make_corpus OUT_DIR -> OUT_DIR/corpus/<target>/<name>.seed (make-corpus names each by its sha1),
 //                          OUT_DIR/corpus/regressions/<target>/.keep,
 //                          OUT_DIR/fuzz/<target>.{dict,options},
-//                          OUT_DIR/fuzz/properties/prop_<name>.{dict,options}
+//                          OUT_DIR/fuzz/properties/prop_<name>.{dict,options},
+//                          OUT_DIR/corpus/vectors/<operation>.json (the module ABI's test vectors)
 // One function per target family.  Seeds are real: configs composed for the reference
 // topologies, their logs, the shipped table images, composer driver contexts, recorded
 // property choices.  Dictionaries come from the tables: JSON keys from the logs the
@@ -39,6 +40,7 @@
 #include "neffbar/model/frontend/composer.h"
 #include "neffbar/model/frontend/hypothesis_params.h"
 #include "neffbar/model/system/verdict.h"
+#include "neffbar/module/vectors.h"
 #include "registry.h"
 
 namespace fs = std::filesystem;
@@ -428,6 +430,11 @@ void write_cli(const fs::path& out, const std::vector<Composition>& comps) {
       // manifests and image folders, equal and not, spoilt ones among them; check-configs
       // of a compose directory (its charts too) and of interchangeable images (the
       // symmetry nauty finds); compose into every kind of output; the charts and the grid.
+      // conform: the C11 port (agrees), a trap (disagrees), as JSON and a page, its vectors
+      // from a folder that holds none, not a module at all, none at all.
+      "conform\n@module", "conform\n@module-trap", "conform\n@module-trap\n--json", "conform\n@module\n--html\n@out-file",
+      "conform\n@module\n--vectors\n@dir", "conform\n@module\n--vectors\n@compose", "conform\n@config", "conform\n@missing",
+      "conform\n@module\n--seed\n7\n--json\n--html\n@out-full",
       "engines", "engines\n--json", "decode\n@config", "lint\n@config", "encode\n@log", "diff\n@config\n@config",
       "diff\n@compose\n@compose2", "diff\n--json\n@compose\n@compose2", "diff\n@compose\n@compose-logs",
       "diff\n@manifest\n@compose", "diff\n@images\n@compose", "diff\n--json\n@images\n@compose2", "diff\n@compose\n@config",
@@ -495,6 +502,64 @@ void write_property_targets(const fs::path& out) {
 
 }  // namespace
 
+// The test vectors of every operation of the module ABI (neffbar/module/vectors.h).
+void write_vectors(const fs::path& out) {
+  const fs::path dir = out / "corpus" / "vectors";
+  fs::create_directories(dir);
+  for (const std::string_view op : kOperations)
+    std::ofstream(dir / (std::string(op) + ".json")) << make_vectors(op).dump(1) << "\n";
+}
+
+// module (fuzz/module_fuzzer.h): every test vector as one input of a module's
+// differential target, so the committed seeds reach each fact the vectors pin; and the
+// same inputs for the modules target (fuzz_modules.cpp), a module byte before each.
+void write_module_seeds(const fs::path& out) {
+  std::size_t n = 0;
+  auto i32 = [](Bytes& b, std::int64_t v) {
+    for (int i = 0; i < 4; ++i) b.push_back(static_cast<std::uint8_t>(static_cast<std::uint64_t>(v) >> (8 * i)));
+  };
+  for (const std::string_view op : kOperations) {
+    const auto vectors = make_vectors(op);  // kept: the loop below walks into it
+    for (const auto& t : vectors["tests"]) {
+      const auto& in = t["input"];
+      Bytes b;
+      if (op == "decode_log") {
+        b.push_back(in["full"].get<bool>() ? 0x80 : 0x00);
+        const std::string hex = in["image"].get<std::string>();
+        for (std::size_t i = 0; i + 1 < hex.size(); i += 2) b.push_back(static_cast<std::uint8_t>(std::stoi(hex.substr(i, 2), nullptr, 16)));
+      } else if (op == "encode_log") {
+        b.push_back(1);
+        const std::string log = in["log"].get<std::string>();
+        b.insert(b.end(), log.begin(), log.end());
+      } else if (op == "search") {
+        b = {2, static_cast<std::uint8_t>(in["fabric"].get<std::uint32_t>()), static_cast<std::uint8_t>(in["type"].get<std::int64_t>()),
+             static_cast<std::uint8_t>(in["step"].get<std::int64_t>())};
+      } else if (op == "table_bytes") {
+        b = {3, static_cast<std::uint8_t>(in["fabric"].get<std::uint32_t>())};
+      } else {
+        const auto file = in["file"].get<std::vector<std::int64_t>>();
+        b = {4, static_cast<std::uint8_t>(file.size() - 1)};
+        for (const std::int64_t v : file) i32(b, v);
+        b.push_back(static_cast<std::uint8_t>(in["op"]["prim"].get<std::uint32_t>()));
+        b.push_back(static_cast<std::uint8_t>(in["op"]["sema"].get<std::uint32_t>()));
+        i32(b, in["op"]["value"].get<std::int64_t>());
+        i32(b, in["op"]["dec"].get<std::int64_t>());
+        b.push_back(static_cast<std::uint8_t>(in["compare"].get<std::uint32_t>()));
+      }
+      put(out, "module", std::string(op) + "_" + std::to_string(t["tcId"].get<int>()), b);
+      // modules (fuzz_modules.cpp): the same input for one of its 9 modules in turn, every
+      // 16th with bit 7 (conform() too, in the replay)
+      Bytes m{static_cast<std::uint8_t>(n % 9 | (n % 16 == 0 ? 0x80 : 0))};
+      m.insert(m.end(), b.begin(), b.end());
+      put(out, "modules", std::string(op) + "_" + std::to_string(t["tcId"].get<int>()), m);
+      ++n;
+    }
+  }
+  write_target_files(out, "fuzz", "modules", 8192,
+                     {token("\"execute_device_barrier\": "), token("\"0x0\""), token("\"0x1\""), token("\"(nil)\""),
+                      token("\"soc_addr\": \"0x"), token("\"total_desc_n\": "), token("\"__reserved0\": ")});
+}
+
 int main(int argc, char** argv) {
   if (argc != 2) {
     std::fprintf(stderr, "usage: make_corpus OUT_DIR\n");
@@ -510,5 +575,7 @@ int main(int argc, char** argv) {
   write_names(out);
   write_cli(out, comps);
   write_property_targets(out);
+  write_vectors(out);
+  write_module_seeds(out);
   return 0;
 }

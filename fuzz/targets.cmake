@@ -7,7 +7,7 @@
 # targets prop_<property> run one property of props/registry.h from bytes (the same
 # law and generator rapidcheck runs in CI); their options and dictionaries are in
 # fuzz/properties/.
-set(NEFFBAR_FUZZ_FORMATS decode json search sema handshake barrier names cli)
+set(NEFFBAR_FUZZ_FORMATS decode json search sema handshake barrier names cli modules)
 include(${CMAKE_CURRENT_LIST_DIR}/../props/properties.cmake)  # NEFFBAR_PROPERTIES, read from props/registry.h
 set(NEFFBAR_FUZZ_PROPERTIES ${NEFFBAR_PROPERTIES})
 set(NEFFBAR_FUZZ_CLI cli)                  # targets that link the CLI library (core/cli) too

@@ -11,6 +11,7 @@
 #include <CLI/CLI.hpp>
 
 #include "codec_cmds.h"
+#include "conform_cmd.h"
 #include "command.h"
 #include "exit.h"
 #include "input.h"
@@ -93,9 +94,11 @@ int run_command(int argc, char** argv, model::SecondsClock clock) {
   }
   add_codec_commands(app, r, only);
   add_model_commands(app, r, only);
+  add_conform_command(app, r, only);
   if (app.get_subcommands({}).empty()) {
     add_codec_commands(app, r);
     add_model_commands(app, r);
+    add_conform_command(app, r);
   }
   for (CLI::App* sub : app.get_subcommands({})) {
     if (sub->get_option_no_throw("--output") != nullptr) continue;  // its own (compose: a directory)

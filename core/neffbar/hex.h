@@ -2,6 +2,7 @@
 #pragma once
 
 #include <cstdint>
+#include <span>
 #include <string>
 
 namespace neffbar {
@@ -14,6 +15,18 @@ inline std::string hex(std::uint64_t v) {
   int shift = 60;
   while (shift > 0 && ((v >> shift) & 0xF) == 0) shift -= 4;
   for (; shift >= 0; shift -= 4) s += kHexDigits[(v >> shift) & 0xF];
+  return s;
+}
+
+// Bytes as lower-case hex digits, two a byte, nothing between: the test vectors' form.
+inline std::string hex_bytes(std::span<const std::uint8_t> bytes) {
+  static constexpr char kLower[] = "0123456789abcdef";
+  std::string s;
+  s.reserve(bytes.size() * 2);
+  for (const std::uint8_t b : bytes) {
+    s += kLower[b >> 4];
+    s += kLower[b & 15];
+  }
   return s;
 }
 

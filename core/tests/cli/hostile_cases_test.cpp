@@ -138,8 +138,9 @@ TEST_F(HostileCases, EveryLine) {
     const fs::path out = scratch / "out", err = scratch / "err";  // outside the folder it checks
     const std::string script = "cd '" + dir_.string() + "' || exit 99\n" + c.command + "\n";
     std::ofstream(scratch / "case.sh") << script;
-    const std::string cmd = "NB='" + binary() + "' sh '" + (scratch / "case.sh").string() + "' > '" +
-                            out.string() + "' 2> '" + err.string() + "' < /dev/null";
+    const std::string cmd = "NB='" + binary() + "' MODS='" NEFFBAR_TEST_MODULES "' PORT='" NEFFBAR_PORT_MODULE "' sh '" +
+                            (scratch / "case.sh").string() + "' > '" + out.string() + "' 2> '" + err.string() +
+                            "' < /dev/null";
     const int status = std::system(cmd.c_str());
     const Outcome o{WIFEXITED(status) ? WEXITSTATUS(status) : -1, slurp(out), slurp(err)};
     if (o.exit_code == kSkip) {  // what the case needs is not here (a mount, setpriv): said, not failed

@@ -71,13 +71,13 @@ class Trees:
             common.append("-DCMAKE_CXX_COMPILER_LAUNCHER=ccache")
             os.environ.setdefault("CCACHE_BASEDIR", str(ROOT))  # the trees under out/ share one cache
             os.environ.setdefault("CCACHE_NOHASHDIR", "1")  # with build/gcc's: -g's directory not hashed
-        cmds = [["cmake", "-S", str(self.tree), "-B", str(self.gcc), *common, "-DCMAKE_CXX_COMPILER=g++-12",
+        cmds = [["cmake", "-S", str(self.tree), "-B", str(self.gcc), *common, "-DCMAKE_CXX_COMPILER=g++-12", "-DCMAKE_C_COMPILER=gcc-12",
                  "-DCMAKE_BUILD_TYPE=None",
                  # libstdc++ checks its own preconditions: a mutant that reads an empty optional
                  # aborts instead of reading whatever the bytes hold
                  "-DCMAKE_CXX_FLAGS=-O1 -D_GLIBCXX_ASSERTIONS"]]
         if self.asan:
-            cmds.append(["cmake", "-B", str(self.clang), *common, "-S", str(self.asan_tree), "-DCMAKE_CXX_COMPILER=clang++-14",
+            cmds.append(["cmake", "-B", str(self.clang), *common, "-S", str(self.asan_tree), "-DCMAKE_CXX_COMPILER=clang++-14", "-DCMAKE_C_COMPILER=clang-14",
                          "-DCMAKE_BUILD_TYPE=", "-DCMAKE_CXX_FLAGS=-O1 -gline-tables-only", "-DNEFFBAR_SANITIZE=ON",  # as the fuzz preset, replay main
                          "-DNEFFBAR_PROPS=OFF", "-DNEFFBAR_TESTS=OFF", "-DNEFFBAR_CLI=OFF"])
         for c in cmds:

@@ -1,6 +1,7 @@
 #include "conform_cmd.h"
 
 #include <algorithm>
+#include <cmath>
 #include <filesystem>
 #include <iostream>
 #include <memory>
@@ -42,6 +43,8 @@ Result<std::vector<nlohmann::ordered_json>> read_vector_files(const std::string&
   std::vector<nlohmann::ordered_json> files;
   std::vector<std::string> ops;
   for (const fs::path& p : paths) {
+    if (!fs::is_regular_file(p, ec))  // a FIFO or a device would be waited on, or read for ever
+      return Error{Errc::InvalidArgument, p.string(), "a regular file", "another kind of file"};
     const Result<std::string> text = read_json_text(p.string(), "vector file");
     if (!text) return Error{text.error().code, p.string() + ": " + text.error().where, text.error().expected, text.error().got};
     const Result<nlohmann::json> j = parse_strict_json(*text);
@@ -82,6 +85,9 @@ void add_conform_command(CLI::App& app, Run& run, std::string_view only) {
   cmd->add_flag("--json", a->json, "The judgement as JSON instead of the table");
   cmd->add_option("--html", a->html, "Also write the judgement as an HTML page to FILE");
   cmd->callback([a, cmd, &run] {
+    for (const auto& [name, v] : {std::pair{"--seconds", a->seconds}, {"--call-timeout", a->call_timeout}})
+      if (!std::isfinite(v))  // CLI11's range lets NaN through: it compares false with both ends
+        return void(run.exit_code = fail_usage(Error{Errc::InvalidArgument, name, "a number of seconds", "nan"}));
     if (cmd->count("--html") && (a->html.empty() || a->html == "-" || (run.to_stdout() && names_stdout(a->html)) ||
                                  (!run.to_stdout() && same_output(a->html, run.output))))
       return void(run.exit_code = fail_usage(Error{Errc::InvalidArgument, "--html", "a file other than -o's and stdout",
@@ -99,7 +105,8 @@ void add_conform_command(CLI::App& app, Run& run, std::string_view only) {
                                                    std::to_string(NEFFBAR_MODULE_ABI_VERSION) + ")", h.load_error},
                                              a->module));
     }
-    std::cout << (a->json ? h.result->to_json().dump(2) + "\n" : h.result->table());
+    std::cout << (a->json ? h.result->to_json().dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n"
+                          : h.result->table());
     if (cmd->count("--html")) run.files.emplace_back(a->html, h.result->html());
     run.exit_code = code(h.result->agrees() ? Exit::Ok : Exit::Failing);
   });

@@ -4,6 +4,7 @@
 #include <poll.h>
 #include <signal.h>
 #include <sys/mman.h>
+#include <sys/prctl.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -67,16 +68,22 @@ bool write_all(int fd, std::string_view s) {
 
 // The child: load, check, judge; the result (or the load error) as JSON on `fd`.
 [[noreturn]] void child(const std::string& path, const ConformOptions& options, Shared* shared, int fd) {
+  // A process group of its own (a module's kill(0, ...) reaches only it and what it
+  // forks, all killed with it), killed when the harness dies.
+  ::setpgid(0, 0);
+  ::prctl(PR_SET_PDEATHSIG, SIGKILL);
   ::dup2(2, 1);  // the module's own output is not the result
   auto fail = [fd](const std::string& why) {
-    write_all(fd, nlohmann::json{{"load_error", why}}.dump());
+    write_all(fd, nlohmann::json{{"load_error", why}}.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace));
     leave();
   };
-  void* lib = ::dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL);
+  // A bare name is the file here, not a library of the search path (dlopen's own reading).
+  const std::string file = path.find('/') == std::string::npos ? "./" + path : path;
+  void* lib = ::dlopen(file.c_str(), RTLD_NOW | RTLD_LOCAL);
   if (!lib) {  // dlerror() says "PATH: why": the line names the path already
     const char* e = ::dlerror();
     std::string why = e ? e : "dlopen failed";
-    if (why.rfind(path + ": ", 0) == 0) why.erase(0, path.size() + 2);
+    if (why.rfind(file + ": ", 0) == 0) why.erase(0, file.size() + 2);
     fail(why);
   }
   auto* entry = reinterpret_cast<neffbar_module_entry>(::dlsym(lib, NEFFBAR_MODULE_ENTRY));
@@ -92,9 +99,9 @@ bool write_all(int fd, std::string_view s) {
   SharedSite site(shared);
   try {
     const Conformance c = conform(*m, options, &site);
-    write_all(fd, c.to_json().dump());
+    write_all(fd, c.to_json().dump(-1, ' ', false, nlohmann::json::error_handler_t::replace));
   } catch (const std::exception& e) {
-    write_all(fd, nlohmann::json{{"harness_error", e.what()}}.dump());
+    write_all(fd, nlohmann::json{{"harness_error", e.what()}}.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace));
   }
   leave();
 }
@@ -129,6 +136,7 @@ Hosted conform_hosted(const std::string& path, const ConformOptions& options, do
     ::close(fds[0]);
     child(path, options, shared, fds[1]);
   }
+  ::setpgid(pid, pid);  // as the child does: whichever runs first
   ::close(fds[1]);
   std::string text;
   std::uint64_t seen = shared->calls.load();
@@ -162,6 +170,9 @@ Hosted conform_hosted(const std::string& path, const ConformOptions& options, do
   int status = 0;
   while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
   }
+  // What the module forked and left running is a finding, and is killed with its group.
+  const bool left_behind = ::kill(-pid, 0) == 0;
+  ::kill(-pid, SIGKILL);
   const bool loaded = shared->loaded.load() != 0;
   const std::string where = std::string(shared->op) + " on " + shared->input;
   Hosted h;
@@ -190,9 +201,15 @@ Hosted conform_hosted(const std::string& path, const ConformOptions& options, do
       if (j.contains("load_error")) h.load_error = j["load_error"].get<std::string>();
       else if (j.contains("harness_error")) h.load_error = "harness: " + j["harness_error"].get<std::string>();
       else h.result = Conformance::from_json(j);
-    } catch (const std::exception& e) {
-      h.load_error = std::string("the child's report does not parse: ") + e.what();
+    } catch (const std::exception& e) {  // the module wrote into the report: a finding
+      Conformance c;
+      c.module = shared->name;
+      c.seed = options.seed;
+      c.fault = std::string("garbled the harness's report (") + e.what() + ")";
+      h.result = c;
     }
+    if (h.result && left_behind && h.result->fault.empty())
+      h.result->fault = "left processes running after it returned (it forked)";
   }
   shared->~Shared();
   ::munmap(mem, sizeof(Shared));

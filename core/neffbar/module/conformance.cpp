@@ -148,6 +148,25 @@ Disagreement disagreement_from(const Json& j) {
   return d;
 }
 
+// Text from a module or a vector file as one table cell: control bytes as \xNN, a '|'
+// as \|, so that neither a name nor a flag can add a line or a column.
+std::string cell(std::string_view text) {
+  std::string o;
+  for (const char c : text) {
+    const auto u = static_cast<unsigned char>(c);
+    if (u < 0x20 || u == 0x7F) {
+      o += "\\x";
+      o += "0123456789abcdef"[u >> 4];
+      o += "0123456789abcdef"[u & 15];
+    } else if (c == '|') {
+      o += "\\|";
+    } else {
+      o += c;
+    }
+  }
+  return o;
+}
+
 // The cells of an operation's row, as the table and the page show them.
 struct Row {
   std::string op, implemented, vectors, first_failure, failed_flags, fuzz, disagreement;
@@ -234,16 +253,16 @@ Conformance Conformance::from_json(const Json& j) {
 }
 
 std::string Conformance::table() const {
-  std::string s = "module: " + module + "\n| operation | implemented | vectors passed | most specific failing vector | "
+  std::string s = "module: " + cell(module) + "\n| operation | implemented | vectors passed | most specific failing vector | "
                   "flags of failing vectors | fuzz | first disagreement |\n|---|---|---|---|---|---|---|\n";
   for (const OpReport& r : ops) {
     const Row row = row_of(r);
-    s += "| " + row.op + " | " + row.implemented + " | " + row.vectors + " | " + row.first_failure + " | " +
-         row.failed_flags + " | " + row.fuzz + " | " + row.disagreement + " |\n";
+    s += "| " + cell(row.op) + " | " + row.implemented + " | " + row.vectors + " | " + cell(row.first_failure) + " | " +
+         cell(row.failed_flags) + " | " + row.fuzz + " | " + cell(row.disagreement) + " |\n";
   }
-  if (!fault.empty()) s += "fault: " + fault + "\n";
+  if (!fault.empty()) s += "fault: " + cell(fault) + "\n";
   for (const OpReport& r : ops)
-    if (r.fuzz_disagreement) s += "reproduce " + r.op + ": " + r.fuzz_input + "\n";
+    if (r.fuzz_disagreement) s += "reproduce " + cell(r.op) + ": " + cell(r.fuzz_input) + "\n";
   s += agrees() ? "verdict: the module agrees with the reference (seed " + std::to_string(seed) + ")\n"
                 : "verdict: DISAGREES (seed " + std::to_string(seed) + ")\n";
   return s;
@@ -251,20 +270,20 @@ std::string Conformance::table() const {
 
 std::string Conformance::html() const {
   std::string s =
-      "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>neffbar conform: " + model::html_escaped(module) +
+      "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>neffbar conform: " + model::html_escaped(cell(module)) +
       "</title>\n<style>body{font-family:sans-serif}td,th{border:1px solid #999;padding:2px 6px}"
       "tr.bad td{background:#fdd}</style></head><body>\n<h1>neffbar conform</h1>\n<p id=\"module\">" +
-      model::html_escaped(module) + "</p>\n<p id=\"verdict\">" + (agrees() ? "agrees" : "DISAGREES") + "</p>\n<p id=\"seed\">" +
+      model::html_escaped(cell(module)) + "</p>\n<p id=\"verdict\">" + (agrees() ? "agrees" : "DISAGREES") + "</p>\n<p id=\"seed\">" +
       std::to_string(seed) + "</p>\n";
-  if (!fault.empty()) s += "<p id=\"fault\">" + model::html_escaped(fault) + "</p>\n";
+  if (!fault.empty()) s += "<p id=\"fault\">" + model::html_escaped(cell(fault)) + "</p>\n";
   s += "<table id=\"operations\"><tr><th>operation</th><th>implemented</th><th>vectors passed</th><th>most specific "
        "failing vector</th><th>flags of failing vectors</th><th>fuzz</th><th>first disagreement</th></tr>\n";
   for (const OpReport& r : ops) {
     const Row row = row_of(r);
     const bool bad = r.first_failure || r.fuzz_disagreement;
     s += std::string("<tr") + (bad ? " class=\"bad\"" : "") + "><td>" + model::html_escaped(row.op) + "</td><td>" +
-         row.implemented + "</td><td>" + row.vectors + "</td><td>" + model::html_escaped(row.first_failure) + "</td><td>" +
-         model::html_escaped(row.failed_flags) + "</td><td>" + row.fuzz + "</td><td>" + model::html_escaped(row.disagreement) + "</td></tr>\n";
+         row.implemented + "</td><td>" + row.vectors + "</td><td>" + model::html_escaped(cell(row.first_failure)) + "</td><td>" +
+         model::html_escaped(cell(row.failed_flags)) + "</td><td>" + row.fuzz + "</td><td>" + model::html_escaped(cell(row.disagreement)) + "</td></tr>\n";
   }
   return s + "</table>\n</body></html>\n";
 }

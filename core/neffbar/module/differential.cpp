@@ -1,7 +1,11 @@
 #include "neffbar/module/differential.h"
 
+#include <sys/mman.h>
+#include <unistd.h>
+
 #include <algorithm>
 #include <cstring>
+#include <new>
 #include <vector>
 
 #include "neffbar/config_diff.h"
@@ -20,24 +24,49 @@ constexpr std::uint8_t kGuardByte = 0xA5;
 constexpr std::size_t kLogCap = 1 << 16;   // a log is about 4 KiB; a module may format it wider
 constexpr std::size_t kLogMax = 1 << 22;   // a larger length asked for is a finding, not a retry
 
-// An output buffer of `cap` bytes followed by guard bytes.
+// An output buffer of `cap` bytes between guard bytes, checked after the call, and past
+// the trailing ones an inaccessible page: a write just before or after the buffer is a
+// finding (ABI), one further out a crash (conform's child dies, and names the call).
 class Fenced {
  public:
-  explicit Fenced(std::size_t cap, std::uint8_t fill = 0) : cap_(cap), mem_(cap + kGuard, kGuardByte) {
-    std::fill_n(mem_.begin(), cap, fill);
+  explicit Fenced(std::size_t cap, std::uint8_t fill = 0) : cap_(cap) {
+    const auto page = static_cast<std::size_t>(::sysconf(_SC_PAGESIZE));
+    rw_ = (kGuard + cap + kGuard + page - 1) / page * page;
+    total_ = rw_ + page;
+    void* m = ::mmap(nullptr, total_, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (m == MAP_FAILED) throw std::bad_alloc();
+    base_ = static_cast<std::uint8_t*>(m);
+    ::mprotect(base_ + rw_, page, PROT_NONE);
+    data_ = base_ + rw_ - kGuard - cap;
+    std::memset(base_, kGuardByte, rw_);
+    std::memset(data_, fill, cap);
   }
-  std::uint8_t* data() { return mem_.data(); }
-  [[nodiscard]] const std::uint8_t* data() const { return mem_.data(); }
+  ~Fenced() { ::munmap(base_, total_); }
+  Fenced(const Fenced&) = delete;
+  Fenced& operator=(const Fenced&) = delete;
+  std::uint8_t* data() { return data_; }
+  [[nodiscard]] const std::uint8_t* data() const { return data_; }
   [[nodiscard]] std::size_t cap() const { return cap_; }
   [[nodiscard]] bool intact() const {
-    return std::all_of(mem_.begin() + static_cast<std::ptrdiff_t>(cap_), mem_.end(),
-                       [](std::uint8_t b) { return b == kGuardByte; });
+    const auto guard = [](std::uint8_t b) { return b == kGuardByte; };
+    return std::all_of(static_cast<const std::uint8_t*>(base_), static_cast<const std::uint8_t*>(data_), guard) &&
+           std::all_of(static_cast<const std::uint8_t*>(data_ + cap_), static_cast<const std::uint8_t*>(base_ + rw_), guard);
   }
 
  private:
-  std::size_t cap_;
-  std::vector<std::uint8_t> mem_;
+  std::size_t cap_, rw_ = 0, total_ = 0;
+  std::uint8_t* base_ = nullptr;
+  std::uint8_t* data_ = nullptr;
 };
+
+// A module's scalar out-parameter in a buffer of its own (Fenced), read back after the
+// call: a write past it cannot reach the harness's own values.
+template <class T>
+T read_out(const Fenced& f, std::size_t at = 0) {
+  T v;
+  std::memcpy(&v, f.data() + at, sizeof v);
+  return v;
+}
 
 bool known_status(std::int32_t s) { return s >= NEFFBAR_OK && s <= NEFFBAR_TOO_SMALL; }
 
@@ -132,28 +161,35 @@ Differential::Differential(const neffbar_module& module, const neffbar_module& r
 std::optional<Disagreement> Differential::decode_log(std::span<const std::uint8_t> image, bool full) const {
   constexpr std::string_view op = "decode_log";
   if (!module_.decode_log || !reference_.decode_log) return std::nullopt;
-  Fenced ref(kLogCap), mod(kLogCap);
-  std::size_t rlen = 0, mlen = 0;
+  Fenced ref(kLogCap);
+  std::optional<Fenced> mod(std::in_place, kLogCap);
+  Fenced len(sizeof(std::size_t));  // the module's *len
+  std::size_t rlen = 0;
   const std::int32_t rs = reference_.decode_log(image.data(), image.size(), full ? 1 : 0,
                                                 reinterpret_cast<char*>(ref.data()), ref.cap(), &rlen);
-  std::int32_t ms = module_.decode_log(image.data(), image.size(), full ? 1 : 0, reinterpret_cast<char*>(mod.data()),
-                                       mod.cap(), &mlen);
-  if (!mod.intact()) return overrun(op, mod.cap());
-  if (ms == NEFFBAR_TOO_SMALL && mlen > mod.cap() && mlen <= kLogMax) {  // the module may format wider
-    mod = Fenced(mlen);
-    ms = module_.decode_log(image.data(), image.size(), full ? 1 : 0, reinterpret_cast<char*>(mod.data()), mod.cap(),
-                            &mlen);
-    if (!mod.intact()) return overrun(op, mod.cap());
+  std::int32_t ms = module_.decode_log(image.data(), image.size(), full ? 1 : 0, reinterpret_cast<char*>(mod->data()),
+                                       mod->cap(), reinterpret_cast<std::size_t*>(len.data()));
+  if (!mod->intact()) return overrun(op, mod->cap());
+  if (!len.intact()) return overrun(op, len.cap());
+  std::size_t mlen = read_out<std::size_t>(len);
+  if (ms == NEFFBAR_TOO_SMALL && mlen > mod->cap() && mlen <= kLogMax) {  // the module may format wider
+    mod.reset();
+    mod.emplace(mlen);
+    ms = module_.decode_log(image.data(), image.size(), full ? 1 : 0, reinterpret_cast<char*>(mod->data()), mod->cap(),
+                            reinterpret_cast<std::size_t*>(len.data()));
+    if (!mod->intact()) return overrun(op, mod->cap());
+    if (!len.intact()) return overrun(op, len.cap());
+    mlen = read_out<std::size_t>(len);
   }
   if (rs != ms || !known_status(ms))
     return status_differs(op, rs, ms, image.size() != kConfigSize ? "LengthIs0x128" : "");
   if (rs != NEFFBAR_OK) return std::nullopt;
-  if (mlen > mod.cap())
+  if (mlen > mod->cap())
     return Disagreement{std::string(op), "length", std::nullopt, "at most the buffer",
-                        std::to_string(mlen) + " past the " + std::to_string(mod.cap()) + "-byte buffer",
+                        std::to_string(mlen) + " past the " + std::to_string(mod->cap()) + "-byte buffer",
                         std::string(kAbiFlag)};
   const std::string_view rtext(reinterpret_cast<const char*>(ref.data()), rlen);
-  const std::string_view mtext(reinterpret_cast<const char*>(mod.data()), mlen);
+  const std::string_view mtext(reinterpret_cast<const char*>(mod->data()), mlen);
   if (rtext == mtext) return std::nullopt;
   const auto rbytes = read_log(rtext);
   const auto mbytes = read_log(mtext);
@@ -183,10 +219,15 @@ std::optional<Disagreement> Differential::encode_log(std::string_view log) const
 std::optional<Disagreement> Differential::search(std::uint32_t fabric, std::int64_t type, std::int64_t step) const {
   constexpr std::string_view op = "search";
   if (!module_.search || !reference_.search) return std::nullopt;
-  std::uint32_t rop = 0, mop = 0;
-  std::int32_t rlane = 0, mlane = 0;
+  std::uint32_t rop = 0;
+  std::int32_t rlane = 0;
+  Fenced outs(sizeof(std::uint32_t) + sizeof(std::int32_t));  // the module's *op, then *lane
   const std::int32_t rs = reference_.search(fabric, type, step, &rop, &rlane);
-  const std::int32_t ms = module_.search(fabric, type, step, &mop, &mlane);
+  const std::int32_t ms = module_.search(fabric, type, step, reinterpret_cast<std::uint32_t*>(outs.data()),
+                                         reinterpret_cast<std::int32_t*>(outs.data() + sizeof(std::uint32_t)));
+  if (!outs.intact()) return overrun(op, outs.cap());
+  const auto mop = read_out<std::uint32_t>(outs);
+  const auto mlane = read_out<std::int32_t>(outs, sizeof(std::uint32_t));
   const bool in_range = type >= 0 && type < kTypeCount && step >= 0 && step < kSteps;
   if (rs != ms || !known_status(ms)) {
     // A (7,2) pad found: its op 2 read as a "nop" entry, not OP_TYPE_MAX.  Types 4 and 6
@@ -231,7 +272,8 @@ std::optional<Disagreement> Differential::sema_apply(std::span<const std::int32_
   std::vector<std::int32_t> ref(file.begin(), file.end());
   Fenced mod(file.size() * sizeof(std::int32_t));
   std::memcpy(mod.data(), file.data(), file.size_bytes());
-  const neffbar_sema_op rop = sop, mop = sop;  // a module that writes its op is not believed twice
+  const neffbar_sema_op rop = sop;
+  neffbar_sema_op mop = sop;  // its own copy: a module that writes it changes nothing of the harness's
   const std::int32_t rs = reference_.sema_apply(ref.data(), ref.size(), &rop, compare);
   const std::int32_t ms = module_.sema_apply(reinterpret_cast<std::int32_t*>(mod.data()), file.size(), &mop, compare);
   if (!mod.intact()) return overrun(op, mod.cap());

@@ -17,6 +17,9 @@ __attribute__((constructor)) static void crash_on_load(void) { raise(SIGSEGV); }
 #ifdef NEFFBAR_HOSTILE_SLOW_LOAD
 __attribute__((constructor)) static void sleep_on_load(void) { sleep(60); }
 #endif
+#ifdef NEFFBAR_HOSTILE_KILLPG
+__attribute__((constructor)) static void kill_group(void) { kill(0, SIGTERM); } /* its process group */
+#endif
 
 static int32_t decode_log(const uint8_t* image, size_t n, int32_t full, char* out, size_t cap, size_t* len) {
   (void)image;
@@ -33,6 +36,18 @@ static int32_t decode_log(const uint8_t* image, size_t n, int32_t full, char* ou
   return NEFFBAR_TOO_SMALL;
 #elif defined(NEFFBAR_HOSTILE_EXIT)
   exit(3);
+#elif defined(NEFFBAR_HOSTILE_SPOOF_LEN)
+  *len = 0;
+  len[1] = 0; /* past *len: where a harness's own length would sit */
+  return n == NEFFBAR_CONFIG_SIZE ? NEFFBAR_OK : NEFFBAR_REFUSED;
+#elif defined(NEFFBAR_HOSTILE_FAR_OVERRUN)
+  out[cap + 100] = 'x'; /* past the guard bytes */
+#elif defined(NEFFBAR_HOSTILE_NON_UTF8)
+  if (n == NEFFBAR_CONFIG_SIZE && cap >= 5) {
+    memcpy(out, "{\xff\xfe}\n", 5);
+    *len = 5;
+    return NEFFBAR_OK;
+  }
 #endif
   (void)out;
   (void)cap;
@@ -50,6 +65,18 @@ static int32_t search(uint32_t fabric, int64_t type, int64_t step, uint32_t* op,
   fflush(stdout);
 #elif defined(NEFFBAR_HOSTILE_CLOSE_FDS)
   for (int fd = 3; fd < 1024; ++fd) close(fd); /* the harness's pipe too */
+#elif defined(NEFFBAR_HOSTILE_SPOOF_SEARCH)
+  *op = 9;
+  *lane = 9;
+  op[1] = 9; /* past the out-parameters: where a harness's own answer would sit */
+  lane[1] = 9;
+  return NEFFBAR_OK;
+#elif defined(NEFFBAR_HOSTILE_FORK)
+  static int forked = 0; /* once: a child that outlives the call */
+  if (!forked++ && fork() == 0) {
+    sleep(3);
+    _exit(0);
+  }
 #endif
   return NEFFBAR_NOT_FOUND;
 }
@@ -70,8 +97,10 @@ static const neffbar_module kModule = {
 #else
     NEFFBAR_MODULE_ABI_VERSION,
 #endif
-#ifdef NEFFBAR_HOSTILE_NO_NAME
+#if defined(NEFFBAR_HOSTILE_NO_NAME)
     NULL,
+#elif defined(NEFFBAR_HOSTILE_NAME_INJECT)
+    "x\nverdict: the module agrees with the reference (seed 1)\n\033[2J",
 #else
     "hostile",
 #endif

@@ -40,6 +40,9 @@ enum class CliObject : std::uint8_t {
   // Modules for conform (fuzz/modules/), where the build made them; else a missing path.
   Module,          // the C11 port's shared object: it agrees
   ModuleTrap,      // the port with a trap switched on (MIRRORED_0x124): it disagrees
+  ModuleCrash,     // modules/hostile_module.c's: crashes in its first decode_log
+  ModuleHang,      // ... hangs in search
+  ModuleExit,      // ... calls exit(3) in decode_log
 };
 }  // namespace neffbar::fuzz
 
@@ -47,7 +50,7 @@ namespace neffbar {
 template <>
 struct EnumNames<fuzz::CliObject> {
   using O = fuzz::CliObject;
-  static constexpr NameTable<O, 28> table{{{O::Dir, "@dir"},
+  static constexpr NameTable<O, 31> table{{{O::Dir, "@dir"},
                                            {O::Missing, "@missing"},
                                            {O::Null, "@null"},
                                            {O::Zero, "@zero"},
@@ -74,6 +77,9 @@ struct EnumNames<fuzz::CliObject> {
                                            {O::ImagesNonUtf8, "@images-non-utf8"},
                                            {O::FifoCompose, "@fifo-compose"},
                                            {O::Module, "@module"},
-                                           {O::ModuleTrap, "@module-trap"}}};
+                                           {O::ModuleTrap, "@module-trap"},
+                                           {O::ModuleCrash, "@module-crash"},
+                                           {O::ModuleHang, "@module-hang"},
+                                           {O::ModuleExit, "@module-exit"}}};
 };
 }  // namespace neffbar

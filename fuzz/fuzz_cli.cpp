@@ -43,9 +43,10 @@
 // context from a 1-leader compose), @manifest-missing (an image it names removed),
 // @images-non-utf8 (@images with one image named "\xff.bin"), @fifo-compose (its
 // manifest.json a link to the FIFO: the input's stdin is the manifest).  For conform:
-// @module the C11 port's shared object, @module-trap the port with a trap (a missing
-// path where the build has no modules, as OSS-Fuzz's); conform's --seconds and
-// --call-timeout are replaced as check's --max-seconds are (0.2 s sampled, 0.01 s else).
+// @module the C11 port's shared object, @module-trap the port with a trap,
+// @module-crash, @module-hang and @module-exit hostile ones (a missing path where the
+// build has no modules, as OSS-Fuzz's); conform's --seconds is replaced as check's
+// --max-seconds is (0.2 s sampled, 0.01 s else), its --call-timeout by 0.2 s.
 //
 // Oracle (the CLI's conventions, core/cli/exit.h and README "The CLI"):
 //  - the exit code is one of 0 ok, 1 invalid input, 2 usage, 3 lint found, 4 failing,
@@ -355,6 +356,11 @@ class Reference {
     if (o == O::Manifest) return path(O::Compose) / "manifest.json";  // beside the files it names
     if (o == O::Module) return NEFFBAR_CLI_PORT_MODULE[0] ? NEFFBAR_CLI_PORT_MODULE : (dir_ / "no-module.so").string();
     if (o == O::ModuleTrap) return NEFFBAR_CLI_TRAP_MODULE[0] ? NEFFBAR_CLI_TRAP_MODULE : (dir_ / "no-module.so").string();
+    if (o == O::ModuleCrash || o == O::ModuleHang || o == O::ModuleExit) {
+      const std::string kind = o == O::ModuleCrash ? "crash" : o == O::ModuleHang ? "hang" : "exit";
+      return NEFFBAR_CLI_HOSTILE_DIR[0] ? std::string(NEFFBAR_CLI_HOSTILE_DIR) + "/libneffbar_hostile_module_" + kind + ".so"
+                                        : (dir_ / "no-module.so").string();
+    }
     const std::string name(neffbar::enum_name(o).substr(1));
     return dir_ / (o == O::Log ? name + ".json" : o == O::Config ? name + ".bin" : name);
   }
@@ -562,7 +568,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
       kept.push_back(words[i]);
     }
     words = std::move(kept);
-    words.insert(words.end(), {"--seconds", thorough ? "0.2" : "0.01", "--call-timeout", "5"});
+    words.insert(words.end(), {"--seconds", thorough ? "0.2" : "0.01", "--call-timeout", "0.2"});
   }
 
   std::vector<char*> argv;

@@ -2,14 +2,16 @@
 // fuzz/modules/, linked in: the C11 port and the port with each trap switched on
 // (fuzz/modules/traps.cmake; fuzz_module_traps.h is generated from it).
 //
-// Input: byte 0 picks the module ((byte & 0x7F) % 9: 0 the port, 1..8 the traps in traps.cmake's
-// order; bit 7 also runs conform()), the rest is one operation's input in
+// Input: byte 0 picks the module ((byte & 0x7F) % 15: 0 the port, 1..8 the traps in
+// traps.cmake's order, 9..14 the hostile ones; bit 7 also runs conform()), the rest is one operation's input in
 // module_fuzzer.h's format.
 // Oracle:
 //  - the port agrees with the reference on every input;
 //  - a trap disagrees only in the operation its switch changes, and every line names a
-//    fact of core/neffbar/module/facts.h (or ABI: none of these modules breaks the ABI,
-//    so ABI is a failure too);
+//    fact of core/neffbar/module/facts.h (none of them breaks the ABI);
+//  - a hostile module of modules/hostile_module.c that breaks the ABI in one operation
+//    (writes past a buffer or out-parameter, a length past it, a status outside the
+//    enum) disagrees on every input of that operation;
 //  - bit 7 (sampled as fuzz_check.h's SlowOracleSample: one input in 1024 while fuzzing,
 //    every one in the ctest replay): conform() on the module for 8 executions an
 //    operation from the input's seed: the port agrees, a trap does not; its JSON reads
@@ -27,22 +29,27 @@
 
 extern "C" const neffbar_module* neffbar_port_c11(void);
 #define NEFFBAR_TRAP(lower, flag, op) extern "C" const neffbar_module* neffbar_port_##lower(void);
+#define NEFFBAR_HOSTILE(lower, op) extern "C" const neffbar_module* neffbar_hostile_##lower(void);
 #include "fuzz_module_traps.h"
 #undef NEFFBAR_TRAP
+#undef NEFFBAR_HOSTILE
 
 namespace {
 
 struct Linked {
   const neffbar_module* module;
   std::string_view flag, op;  // a trap's; empty for the port
+  bool hostile = false;       // breaks the ABI in `op` on every call
 };
 
 const std::vector<Linked>& linked() {
   static const std::vector<Linked> all = [] {
     std::vector<Linked> v{{neffbar_port_c11(), "", ""}};
 #define NEFFBAR_TRAP(lower, flag, op) v.push_back({neffbar_port_##lower(), flag, op});
+#define NEFFBAR_HOSTILE(lower, op) v.push_back({neffbar_hostile_##lower(), "ABI", op, true});
 #include "fuzz_module_traps.h"
 #undef NEFFBAR_TRAP
+#undef NEFFBAR_HOSTILE
     return v;
   }();
   return all;
@@ -70,12 +77,13 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   if (size == 0) return 0;
   const Linked& m = linked()[(data[0] & 0x7F) % linked().size()];
   const std::span<const std::uint8_t> rest(data + 1, size - 1);
-  if (const auto d = neffbar::fuzz::differ(*m.module, rest)) {
-    if (m.flag.empty()) fail(m, "the port disagrees: " + d->line());
-    const std::string_view op = rest.empty() ? "" : kOps[(rest[0] & 0x7F) % 5];
-    if (op != m.op) fail(m, "a disagreement outside its trap's operation " + std::string(m.op) + ": " + d->line());
-    if (!neffbar::fact(d->flag)) fail(m, "a line that names no fact: " + d->line());
-  }
+  const std::string_view op = rest.empty() ? "" : kOps[(rest[0] & 0x7F) % 5];
+  const auto d = neffbar::fuzz::differ(*m.module, rest);
+  if (d && m.flag.empty()) fail(m, "the port disagrees: " + d->line());
+  if (d && op != m.op && !m.hostile)
+    fail(m, "a disagreement outside its trap's operation " + std::string(m.op) + ": " + d->line());
+  if (d && !m.hostile && !neffbar::fact(d->flag)) fail(m, "a line that names no fact: " + d->line());
+  if (!d && m.hostile && op == m.op) fail(m, "the harness missed a module that breaks the ABI in " + std::string(op));
   static neffbar::fuzz::SlowOracleSample sample;
   if ((data[0] & 0x80) != 0 && sample({data, size})) {
     std::uint64_t seed = 0;

@@ -434,7 +434,8 @@ void write_cli(const fs::path& out, const std::vector<Composition>& comps) {
       // from a folder that holds none, not a module at all, none at all.
       "conform\n@module", "conform\n@module-trap", "conform\n@module-trap\n--json", "conform\n@module\n--html\n@out-file",
       "conform\n@module\n--vectors\n@dir", "conform\n@module\n--vectors\n@compose", "conform\n@config", "conform\n@missing",
-      "conform\n@module\n--seed\n7\n--json\n--html\n@out-full",
+      "conform\n@module\n--seed\n7\n--json\n--html\n@out-full", "conform\n@module-crash", "conform\n@module-hang",
+      "conform\n@module-exit\n--json",
       "engines", "engines\n--json", "decode\n@config", "lint\n@config", "encode\n@log", "diff\n@config\n@config",
       "diff\n@compose\n@compose2", "diff\n--json\n@compose\n@compose2", "diff\n@compose\n@compose-logs",
       "diff\n@manifest\n@compose", "diff\n@images\n@compose", "diff\n--json\n@images\n@compose2", "diff\n@compose\n@config",
@@ -547,9 +548,9 @@ void write_module_seeds(const fs::path& out) {
         b.push_back(static_cast<std::uint8_t>(in["compare"].get<std::uint32_t>()));
       }
       put(out, "module", std::string(op) + "_" + std::to_string(t["tcId"].get<int>()), b);
-      // modules (fuzz_modules.cpp): the same input for one of its 9 modules in turn, every
+      // modules (fuzz_modules.cpp): the same input for one of its 15 modules in turn, every
       // 16th with bit 7 (conform() too, in the replay)
-      Bytes m{static_cast<std::uint8_t>(n % 9 | (n % 16 == 0 ? 0x80 : 0))};
+      Bytes m{static_cast<std::uint8_t>(n % 15 | (n % 16 == 0 ? 0x80 : 0))};
       m.insert(m.end(), b.begin(), b.end());
       put(out, "modules", std::string(op) + "_" + std::to_string(t["tcId"].get<int>()), m);
       ++n;

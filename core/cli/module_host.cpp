@@ -11,6 +11,7 @@
 #include <atomic>
 #include <cerrno>
 #include <chrono>
+#include <cstdlib>
 #include <cstring>
 
 #include "neffbar/module/neffbar_module.h"
@@ -56,6 +57,15 @@ extern "C" int __llvm_profile_write_file(void) __attribute__((weak));
   ::_exit(0);
 }
 
+// A module that calls exit() in the child would run the harness's atexit handlers and
+// static destructors there (a fuzz target's scratch folder removed, a temporary file of
+// the parent's cleaned): this handler, registered last, runs first and leaves at once.
+constexpr int kCalledExit = 113;
+void called_exit() {
+  if (__llvm_profile_write_file) __llvm_profile_write_file();
+  ::_exit(kCalledExit);
+}
+
 bool write_all(int fd, std::string_view s) {
   while (!s.empty()) {
     const ssize_t n = ::write(fd, s.data(), s.size());
@@ -67,12 +77,17 @@ bool write_all(int fd, std::string_view s) {
 }
 
 // The child: load, check, judge; the result (or the load error) as JSON on `fd`.
-[[noreturn]] void child(const std::string& path, const ConformOptions& options, Shared* shared, int fd) {
+[[noreturn]] void child(const std::string& path, const ConformOptions& options, Shared* shared, int fd, int chatter) {
   // A process group of its own (a module's kill(0, ...) reaches only it and what it
   // forks, all killed with it), killed when the harness dies.
   ::setpgid(0, 0);
   ::prctl(PR_SET_PDEATHSIG, SIGKILL);
-  ::dup2(2, 1);  // the module's own output is not the result
+  // The module's own output (and a sanitizer's report on it) is neither the result nor
+  // the harness's one error line: the parent keeps its end, to quote a SUMMARY line.
+  ::dup2(chatter, 1);
+  ::dup2(chatter, 2);
+  ::close(chatter);
+  std::atexit(called_exit);
   auto fail = [fd](const std::string& why) {
     write_all(fd, nlohmann::json{{"load_error", why}}.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace));
     leave();
@@ -119,33 +134,51 @@ Hosted conform_hosted(const std::string& path, const ConformOptions& options, do
   void* mem = ::mmap(nullptr, sizeof(Shared), PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
   if (mem == MAP_FAILED) return {std::nullopt, std::string("cannot map the child's shared page: ") + std::strerror(errno)};
   auto* shared = new (mem) Shared;
-  int fds[2];
+  int fds[2], out[2];
   if (::pipe(fds) != 0) {
+    ::munmap(mem, sizeof(Shared));
+    return {std::nullopt, std::string("cannot make a pipe: ") + std::strerror(errno)};
+  }
+  if (::pipe(out) != 0) {
+    ::close(fds[0]);
+    ::close(fds[1]);
     ::munmap(mem, sizeof(Shared));
     return {std::nullopt, std::string("cannot make a pipe: ") + std::strerror(errno)};
   }
   std::fflush(nullptr);
   const pid_t pid = ::fork();
   if (pid < 0) {
-    ::close(fds[0]);
-    ::close(fds[1]);
+    for (const int fd : {fds[0], fds[1], out[0], out[1]}) ::close(fd);
     ::munmap(mem, sizeof(Shared));
     return {std::nullopt, std::string("cannot fork: ") + std::strerror(errno)};
   }
   if (pid == 0) {
     ::close(fds[0]);
-    child(path, options, shared, fds[1]);
+    ::close(out[0]);
+    child(path, options, shared, fds[1], out[1]);
   }
   ::setpgid(pid, pid);  // as the child does: whichever runs first
   ::close(fds[1]);
-  std::string text;
+  ::close(out[1]);
+  std::string text, chatter;  // the report; the module's output, its last 64 KiB
+  bool chatter_open = true;
   std::uint64_t seen = shared->calls.load();
   auto last = std::chrono::steady_clock::now();
   bool hung = false;
   for (;;) {
-    pollfd p{fds[0], POLLIN, 0};
-    const int ready = ::poll(&p, 1, 100);
-    if (ready > 0) {
+    pollfd p[2]{{fds[0], POLLIN, 0}, {chatter_open ? out[0] : -1, POLLIN, 0}};
+    const int ready = ::poll(p, 2, 100);
+    if (ready > 0 && p[1].revents != 0) {
+      char buf[65536];
+      const ssize_t n = ::read(out[0], buf, sizeof buf);
+      if (n > 0) {
+        chatter.append(buf, static_cast<std::size_t>(n));
+        if (chatter.size() > (1u << 16)) chatter.erase(0, chatter.size() - (1u << 16));
+      } else if (n == 0 || errno != EINTR) {
+        chatter_open = false;
+      }
+    }
+    if (ready > 0 && p[0].revents != 0) {
       char buf[65536];
       const ssize_t n = ::read(fds[0], buf, sizeof buf);
       if (n > 0) {
@@ -167,6 +200,11 @@ Hosted conform_hosted(const std::string& path, const ConformOptions& options, do
     }
   }
   ::close(fds[0]);
+  ::close(out[0]);
+  // A sanitizer's one-line summary of what the module did, to quote with the fault.
+  std::string summary;
+  if (const auto at = chatter.rfind("SUMMARY: "); at != std::string::npos)
+    summary = " (" + chatter.substr(at, std::min(chatter.find('\n', at), at + 200) - at) + ")";
   int status = 0;
   while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
   }
@@ -181,18 +219,19 @@ Hosted conform_hosted(const std::string& path, const ConformOptions& options, do
     secs.erase(secs.find_last_not_of('0') + 1);
     if (secs.back() == '.') secs.pop_back();
     const std::string what = hung ? "hung (no return in " + secs + " s)"
-                             : WIFSIGNALED(status) ? "crashed (" + signal_text(WTERMSIG(status)) + ")"
-                                                   : "exited (status " + std::to_string(WEXITSTATUS(status)) + ")";
+                             : WIFSIGNALED(status)                     ? "crashed (" + signal_text(WTERMSIG(status)) + ")"
+                             : WEXITSTATUS(status) == kCalledExit ? "called exit()"
+                                                                 : "exited (status " + std::to_string(WEXITSTATUS(status)) + ")";
     if (!loaded) {
-      h.load_error = "the module " + what + " while loading";
+      h.load_error = "the module " + what + " while loading" + summary;
     } else {
       Conformance c;
       c.module = shared->name;
       c.seed = options.seed;
       const bool silent = !hung && WIFEXITED(status) && WEXITSTATUS(status) == 0;  // no report, yet a clean exit
       c.fault = silent ? "left no report (it closed the harness's pipe, or exited with status 0); its last call: " + where
-                : shared->calls.load() ? what + " in " + where
-                                       : what + " before its first call";
+                : shared->calls.load() ? what + " in " + where + summary
+                                       : what + " before its first call" + summary;
       h.result = c;
     }
   } else {

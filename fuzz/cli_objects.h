@@ -43,6 +43,7 @@ enum class CliObject : std::uint8_t {
   ModuleCrash,     // modules/hostile_module.c's: crashes in its first decode_log
   ModuleHang,      // ... hangs in search
   ModuleExit,      // ... calls exit(3) in decode_log
+  Vectors,         // a folder of the test vectors, as corpus/vectors holds them (make_vectors)
 };
 }  // namespace neffbar::fuzz
 
@@ -50,7 +51,7 @@ namespace neffbar {
 template <>
 struct EnumNames<fuzz::CliObject> {
   using O = fuzz::CliObject;
-  static constexpr NameTable<O, 31> table{{{O::Dir, "@dir"},
+  static constexpr NameTable<O, 32> table{{{O::Dir, "@dir"},
                                            {O::Missing, "@missing"},
                                            {O::Null, "@null"},
                                            {O::Zero, "@zero"},
@@ -80,6 +81,7 @@ struct EnumNames<fuzz::CliObject> {
                                            {O::ModuleTrap, "@module-trap"},
                                            {O::ModuleCrash, "@module-crash"},
                                            {O::ModuleHang, "@module-hang"},
-                                           {O::ModuleExit, "@module-exit"}}};
+                                           {O::ModuleExit, "@module-exit"},
+                                           {O::Vectors, "@vectors"}}};
 };
 }  // namespace neffbar

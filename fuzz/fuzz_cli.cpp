@@ -46,7 +46,8 @@
 // @module the C11 port's shared object, @module-trap the port with a trap,
 // @module-crash, @module-hang and @module-exit hostile ones (a missing path where the
 // build has no modules, as OSS-Fuzz's); conform's --seconds is replaced as check's
-// --max-seconds is (0.2 s sampled, 0.01 s else), its --call-timeout by 0.2 s.
+// --max-seconds is (0.2 s sampled, 0.01 s else), its --call-timeout by 0.2 s; @vectors a
+// folder of the test vectors (make_vectors' files, as corpus/vectors holds them).
 //
 // Oracle (the CLI's conventions, core/cli/exit.h and README "The CLI"):
 //  - the exit code is one of 0 ok, 1 invalid input, 2 usage, 3 lint found, 4 failing,
@@ -86,6 +87,7 @@
 
 #include "app.h"
 #include "cli_objects.h"
+#include "neffbar/module/vectors.h"
 #include "exit.h"
 #include "fuzz_check.h"
 #include "neffbar/model/engines/explicit/nauty/nauty_automorphisms.h"
@@ -402,6 +404,9 @@ class Reference {
                                                                std::string(100'000, ']') + manifest.substr(format + 19));
     fs::copy_file(one / "chip00_context.bin", spoilt(O::ManifestFewer) / "chip00_context.bin", fs::copy_options::overwrite_existing);
     fs::remove(spoilt(O::ManifestMissing) / "chip01_leader1.bin");
+    fs::create_directories(path(O::Vectors));
+    for (const std::string_view op : neffbar::kOperations)
+      write_file(path(O::Vectors) / (std::string(op) + ".json"), neffbar::make_vectors(op).dump(1) + "\n");
     fs::remove(spoilt(O::FifoCompose) / "manifest.json");
     fs::create_symlink(FifoWriter::path(), path(O::FifoCompose) / "manifest.json");
   }

@@ -2,11 +2,12 @@
 // fuzz/modules/, linked in: the C11 port and the port with each trap switched on
 // (fuzz/modules/traps.cmake; fuzz_module_traps.h is generated from it).
 //
-// Input: byte 0 picks the module ((byte & 0x7F) % 15: 0 the port, 1..8 the traps in
-// traps.cmake's order, 9..14 the hostile ones; bit 7 also runs conform()), the rest is one operation's input in
+// Input: byte 0 picks the module ((byte & 0x7F) % 16: 0 the reference itself (it agrees
+// with itself, encode_log included), 1 the port, 2..9 the traps in traps.cmake's order,
+// 10..15 the hostile ones; bit 7 also runs conform()), the rest is one operation's input in
 // module_fuzzer.h's format.
 // Oracle:
-//  - the port agrees with the reference on every input;
+//  - the reference and the port agree with the reference on every input;
 //  - a trap disagrees only in the operation its switch changes, and every line names a
 //    fact of core/neffbar/module/facts.h (none of them breaks the ABI);
 //  - a hostile module of modules/hostile_module.c that breaks the ABI in one operation
@@ -26,6 +27,7 @@
 #include "module_fuzzer.h"
 #include "neffbar/module/conformance.h"
 #include "neffbar/module/facts.h"
+#include "neffbar/module/reference_module.h"
 
 extern "C" const neffbar_module* neffbar_port_c11(void);
 #define NEFFBAR_TRAP(lower, flag, op) extern "C" const neffbar_module* neffbar_port_##lower(void);
@@ -44,7 +46,7 @@ struct Linked {
 
 const std::vector<Linked>& linked() {
   static const std::vector<Linked> all = [] {
-    std::vector<Linked> v{{neffbar_port_c11(), "", ""}};
+    std::vector<Linked> v{{&neffbar::reference_module(), "", ""}, {neffbar_port_c11(), "", ""}};
 #define NEFFBAR_TRAP(lower, flag, op) v.push_back({neffbar_port_##lower(), flag, op});
 #define NEFFBAR_HOSTILE(lower, op) v.push_back({neffbar_hostile_##lower(), "ABI", op, true});
 #include "fuzz_module_traps.h"

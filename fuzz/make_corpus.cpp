@@ -435,7 +435,7 @@ void write_cli(const fs::path& out, const std::vector<Composition>& comps) {
       "conform\n@module", "conform\n@module-trap", "conform\n@module-trap\n--json", "conform\n@module\n--html\n@out-file",
       "conform\n@module\n--vectors\n@dir", "conform\n@module\n--vectors\n@compose", "conform\n@config", "conform\n@missing",
       "conform\n@module\n--seed\n7\n--json\n--html\n@out-full", "conform\n@module-crash", "conform\n@module-hang",
-      "conform\n@module-exit\n--json",
+      "conform\n@module-exit\n--json", "conform\n@module\n--vectors\n@vectors", "conform\n@module-trap\n--vectors\n@vectors",
       "engines", "engines\n--json", "decode\n@config", "lint\n@config", "encode\n@log", "diff\n@config\n@config",
       "diff\n@compose\n@compose2", "diff\n--json\n@compose\n@compose2", "diff\n@compose\n@compose-logs",
       "diff\n@manifest\n@compose", "diff\n@images\n@compose", "diff\n--json\n@images\n@compose2", "diff\n@compose\n@config",
@@ -548,9 +548,9 @@ void write_module_seeds(const fs::path& out) {
         b.push_back(static_cast<std::uint8_t>(in["compare"].get<std::uint32_t>()));
       }
       put(out, "module", std::string(op) + "_" + std::to_string(t["tcId"].get<int>()), b);
-      // modules (fuzz_modules.cpp): the same input for one of its 15 modules in turn, every
-      // 16th with bit 7 (conform() too, in the replay)
-      Bytes m{static_cast<std::uint8_t>(n % 15 | (n % 16 == 0 ? 0x80 : 0))};
+      // modules (fuzz_modules.cpp): the same input for one of its 16 modules in turn, every
+      // 16th with bit 7 (conform() too, in the replay), the C11 port's
+      Bytes m{static_cast<std::uint8_t>(n % 16 | (n % 16 == 1 ? 0x80 : 0))};
       m.insert(m.end(), b.begin(), b.end());
       put(out, "modules", std::string(op) + "_" + std::to_string(t["tcId"].get<int>()), m);
       ++n;

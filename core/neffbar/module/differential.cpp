@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <memory>
 #include <new>
 #include <vector>
 
@@ -162,7 +163,7 @@ std::optional<Disagreement> Differential::decode_log(std::span<const std::uint8_
   constexpr std::string_view op = "decode_log";
   if (!module_.decode_log || !reference_.decode_log) return std::nullopt;
   Fenced ref(kLogCap);
-  std::optional<Fenced> mod(std::in_place, kLogCap);
+  auto mod = std::make_unique<Fenced>(kLogCap);  // replaced when the module asks for more
   Fenced len(sizeof(std::size_t));  // the module's *len
   std::size_t rlen = 0;
   const std::int32_t rs = reference_.decode_log(image.data(), image.size(), full ? 1 : 0,
@@ -173,8 +174,7 @@ std::optional<Disagreement> Differential::decode_log(std::span<const std::uint8_
   if (!len.intact()) return overrun(op, len.cap());
   std::size_t mlen = read_out<std::size_t>(len);
   if (ms == NEFFBAR_TOO_SMALL && mlen > mod->cap() && mlen <= kLogMax) {  // the module may format wider
-    mod.reset();
-    mod.emplace(mlen);
+    mod = std::make_unique<Fenced>(mlen);
     ms = module_.decode_log(image.data(), image.size(), full ? 1 : 0, reinterpret_cast<char*>(mod->data()), mod->cap(),
                             reinterpret_cast<std::size_t*>(len.data()));
     if (!mod->intact()) return overrun(op, mod->cap());
